@@ -1,0 +1,75 @@
+/** The validated, frozen configuration the gateway runs with. */
+export interface GatewayConfig {
+  readonly server: ServerConfig;
+  readonly storage: StorageConfig;
+  readonly database: DatabaseConfig;
+  readonly auth: AuthConfig;
+  readonly cache: CacheConfig;
+  readonly synthesis: SynthesisConfig;
+  readonly logging: LoggingConfig;
+  readonly providers: readonly ProviderEntry[];
+  /** The file the config came from, or undefined for the zero-config defaults. */
+  readonly sourceFile?: string;
+}
+
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Base of the `audio_url` links; defaults to http://localhost:<port>. */
+  readonly publicBaseUrl?: string;
+  /** Largest JSON body, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** Trust X-Forwarded-* from a reverse proxy. */
+  readonly trustProxy: boolean;
+}
+
+export interface StorageConfig {
+  readonly driver: 'filesystem';
+  readonly path: string;
+  /** How long a generated file stays downloadable, in milliseconds. */
+  readonly retentionMs: number;
+  /** How often expired files are swept, in milliseconds. */
+  readonly sweepIntervalMs: number;
+  /** When true, downloads need X-API-Key too; by default the unguessable link is the capability. */
+  readonly downloadRequiresKey: boolean;
+}
+
+export interface DatabaseConfig {
+  /** `sqlite:<path>` or `sqlite::memory:`. */
+  readonly url: string;
+}
+
+export interface AuthConfig {
+  readonly registration: 'open' | 'closed';
+}
+
+export interface CacheConfig {
+  /** Voice-list cache lifetime, in milliseconds. */
+  readonly catalogTtlMs: number;
+}
+
+export interface SynthesisConfig {
+  /** Deadline of one synthesis request end to end, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Chunks of one long text synthesized at the same time. */
+  readonly chunkConcurrency: number;
+  /** Threads of the audio (DSP and encoding) pool; defaults to the core count. */
+  readonly audioWorkers?: number;
+}
+
+export interface LoggingConfig {
+  readonly level: 'error' | 'warn' | 'info' | 'debug';
+  readonly format: 'json' | 'pretty';
+}
+
+/** One provider instance: `plugin` names a built-in, an npm package or a path. */
+export interface ProviderEntry {
+  readonly plugin: string;
+  /** Instance id; defaults to the plugin id. Two instances of one plugin need distinct ids. */
+  readonly id?: string;
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** Only these models of the provider are served. */
+  readonly models?: readonly string[];
+  /** Renames models: provider name -> catalog name (resolves clashes between providers). */
+  readonly rename?: Readonly<Record<string, string>>;
+}

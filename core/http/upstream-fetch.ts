@@ -1,0 +1,88 @@
+import { GatewayError, isGatewayError } from '../errors';
+import { upstreamStatusError } from './upstream-error';
+
+/** One HTTP call to a provider's API. */
+export interface UpstreamRequest {
+  /** Provider name used in error messages and logs (`OpenAI`, `ElevenLabs`). */
+  readonly provider: string;
+  readonly fetch: typeof fetch;
+  readonly url: string;
+  readonly method?: 'GET' | 'POST' | 'DELETE';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+  /** Whole-call deadline (headers and body), in milliseconds. */
+  readonly timeoutMs: number;
+  /** The caller's cancellation (client gone, gateway shutting down). */
+  readonly signal?: AbortSignal;
+  /** Credentials to scrub from any upstream message that reaches a client or a log. */
+  readonly secrets?: readonly string[];
+}
+
+/** A successful upstream answer with its body already read under the same deadline. */
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Uint8Array;
+}
+
+/**
+ * Calls a provider and maps every failure to a coded error: 401/403 -> 502 (credentials),
+ * 429 -> 429 with Retry-After, other 4xx and 5xx -> 502, deadline -> 504, connection failure -> 503,
+ * caller cancellation -> cancelled.
+ */
+export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamResponse> {
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  try {
+    const response = await request.fetch(request.url, {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      body: request.body,
+      signal,
+    });
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (!response.ok) {
+      const text = new TextDecoder().decode(body.subarray(0, 4096));
+      throw upstreamStatusError(request.provider, response.status, text, response.headers.get('retry-after'), request.secrets);
+    }
+    return { status: response.status, headers: response.headers, body };
+  } catch (error) {
+    throw toGatewayError(error, request, timeout);
+  }
+}
+
+function toGatewayError(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
+  if (isGatewayError(error)) return error;
+  if (request.signal?.aborted) {
+    return new GatewayError('TTS_ERR_CANCELLED', `The call to ${request.provider} was cancelled`, { cause: error });
+  }
+  if (timeout.aborted) {
+    return new GatewayError('TTS_ERR_TIMEOUT', `${request.provider} did not answer within ${request.timeoutMs} ms`, {
+      details: [{ reason: 'upstream_timeout', provider: request.provider, timeoutMs: request.timeoutMs }],
+      cause: error,
+    });
+  }
+  return new GatewayError('TTS_ERR_UNAVAILABLE', `${request.provider} could not be reached`, {
+    details: [{ reason: 'upstream_unreachable', provider: request.provider }],
+    cause: error,
+  });
+}
+
+/** Parses a JSON body; an unusable body is the provider's fault (502). */
+export function parseUpstreamJson<T>(provider: string, body: Uint8Array): T {
+  try {
+    return JSON.parse(new TextDecoder().decode(body)) as T;
+  } catch (error) {
+    throw new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `${provider} sent a body that is not valid JSON`, {
+      details: [{ reason: 'malformed_body', provider }],
+      cause: error,
+    });
+  }
+}
+
+/** Raised by a plugin when an upstream answer parses but lacks what the contract needs. */
+export function badUpstreamResponse(provider: string, what: string): GatewayError {
+  return new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `${provider} sent an unusable answer: ${what}`, {
+    details: [{ reason: 'malformed_body', provider }],
+  });
+}

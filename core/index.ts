@@ -1,0 +1,9 @@
+/**
+ * Core's public entry point. Plugins import only from here (`tts-gateway/core` once published).
+ */
+export * from './plugin/contract';
+export { definePlugin, type PluginDefinition } from './plugin/define-plugin';
+export * from './errors';
+export * from './http';
+export * from './workers';
+export { AUDIO_FORMATS, CONTENT_TYPES, isAudioFormat, type AudioFormat } from './audio/audio-format';

@@ -1,0 +1,126 @@
+import type { AudioFormat } from '../audio/audio-format';
+
+/**
+ * The plugin contract, version 1. A plugin package's default export is a {@link TtsPlugin}
+ * built with `definePlugin()`. The version string lets the loader tell old and new plugins apart.
+ */
+export const PLUGIN_CONTRACT_V1 = 'tts-gateway.plugin/v1' as const;
+
+/** Inclusive range of a multiplier (1.0 = the provider's default). */
+export interface NumberRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A JSON Schema object, validated by ajv before `create()` is called. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What one model can do natively; the gateway does the rest on PCM. */
+export interface ModelCapabilities {
+  /** Formats the provider can return natively. */
+  readonly formats: readonly AudioFormat[];
+  /** Native speed multiplier range; absent = speed is not native (the gateway does it). */
+  readonly speed?: NumberRange;
+  /** Native pitch multiplier range (2.0 = one octave up); absent = not native. */
+  readonly pitch?: NumberRange;
+  /** Native volume multiplier range (2.0 = double amplitude); absent = not native. */
+  readonly volume?: NumberRange;
+  /** Longest input, in Unicode code points, one provider call accepts. */
+  readonly maxInputChars: number;
+  /** Longest input in UTF-8 bytes, for providers that count bytes (Google). */
+  readonly maxInputBytes?: number;
+}
+
+/** One model as a provider declares it. */
+export interface ModelInfo {
+  /** Unique in the catalog and safe in a URL path segment. */
+  readonly name: string;
+  readonly description?: string;
+  readonly capabilities: ModelCapabilities;
+}
+
+export type VoiceGender = 'Male' | 'Female' | 'Unknown';
+
+/** One voice, in the spec's VoiceDto shape. */
+export interface VoiceInfo {
+  readonly voiceId: string;
+  readonly voiceName: string;
+  /** BCP 47 language tag, for example `en-US`. */
+  readonly language: string;
+  readonly gender: VoiceGender;
+  readonly description: string;
+}
+
+/**
+ * One call to a provider. The planner has already decided what is native: speed, pitch and
+ * volume are present only when the provider must apply them itself (each inside the model's
+ * declared native range); an absent value means 1.0. `text` fits the model's input limit.
+ */
+export interface ProviderSynthesisRequest {
+  readonly model: string;
+  readonly voice: string;
+  readonly text: string;
+  /** One of the model's declared native formats. */
+  readonly format: AudioFormat;
+  readonly speed?: number;
+  readonly pitch?: number;
+  readonly volume?: number;
+  /** Aborted when the client goes away or the gateway's deadline passes. */
+  readonly signal: AbortSignal;
+  /** The gateway's request id, for the provider's logs. */
+  readonly requestId: string;
+}
+
+/** Audio as a provider returns it. */
+export interface ProviderAudio {
+  readonly audio: Uint8Array;
+  /** The format the bytes are really in (the gateway sniffs and checks it). */
+  readonly format: AudioFormat;
+  /** Required for `pcm` (16-bit signed little-endian mono); optional otherwise. */
+  readonly sampleRate?: number;
+  /** Settings the provider could not honour; reported, not fatal. */
+  readonly warnings: readonly string[];
+}
+
+/** A live provider instance, built by `TtsPlugin.create()`. */
+export interface TtsProvider {
+  /** Models this instance serves, with their capabilities. */
+  models(signal?: AbortSignal): Promise<readonly ModelInfo[]>;
+  /** Voices of one of this instance's models. */
+  voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]>;
+  /** Synthesizes one chunk of text. Errors are core's coded errors (`GatewayError`). */
+  synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio>;
+  /** Warms caches or workers before the gateway starts serving. */
+  warmUp?(): Promise<void>;
+  /** Releases workers, sockets and timers. */
+  close?(): Promise<void>;
+}
+
+/** Minimal structured logger handed to plugins (winston satisfies it). */
+export interface PluginLogger {
+  debug(message: string, meta?: Record<string, unknown>): void;
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** What the gateway gives a plugin when it creates a provider. */
+export interface PluginContext {
+  /** The instance id from the config (defaults to the plugin id). */
+  readonly instanceId: string;
+  readonly logger: PluginLogger;
+  /** Injectable fetch: tests and middleware stand in for the network here. */
+  readonly fetch: typeof fetch;
+  /** Aborted when the gateway shuts down. */
+  readonly signal: AbortSignal;
+}
+
+/** What a plugin package exports (its default export). */
+export interface TtsPlugin<Options = unknown> {
+  readonly contract: typeof PLUGIN_CONTRACT_V1;
+  /** `openai`, `espeak`, `@acme/tts-foo`. */
+  readonly id: string;
+  /** JSON Schema of the options; ajv validates (with defaults) before `create()`. */
+  readonly optionsSchema: JsonSchema;
+  create(options: Options, context: PluginContext): Promise<TtsProvider> | TtsProvider;
+}
