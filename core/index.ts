@@ -7,3 +7,5 @@ export * from './errors';
 export * from './http';
 export * from './workers';
 export { AUDIO_FORMATS, CONTENT_TYPES, isAudioFormat, type AudioFormat } from './audio/audio-format';
+export * from './accounts';
+export * from './storage';

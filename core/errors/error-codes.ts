@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_NOT_FOUND: { status: 404, retryable: false },
   TTS_ERR_CONFLICT: { status: 409, retryable: false },
   TTS_ERR_PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
+  TTS_ERR_RANGE_NOT_SATISFIABLE: { status: 416, retryable: false },
   TTS_ERR_UNSUPPORTED_FORMAT: { status: 422, retryable: false },
   TTS_ERR_RATE_LIMITED: { status: 429, retryable: true },
   TTS_ERR_UPSTREAM: { status: 502, retryable: true },

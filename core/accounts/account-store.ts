@@ -1,0 +1,62 @@
+/** One account as stored. `passwordHash` is a self-describing scrypt string, never the password. */
+export interface AccountRecord {
+  readonly id: string;
+  /** Lower-cased, trimmed; unique. */
+  readonly email: string;
+  readonly passwordHash: string;
+  /** Unix milliseconds. */
+  readonly createdAt: number;
+}
+
+/** One API key as stored: only its SHA-256 hash and a short display prefix, never the key. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  /** The first characters of the key, safe to show so that a user can tell keys apart. */
+  readonly prefix: string;
+  /** Hex SHA-256 of the whole key; unique. */
+  readonly keyHash: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+  readonly revokedAt: number | null;
+}
+
+/** One billable synthesis. */
+export interface UsageRecord {
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  /** Input length in Unicode code points. */
+  readonly characters: number;
+  /** Size of the produced audio file. */
+  readonly bytes: number;
+  readonly createdAt: number;
+}
+
+/** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
+export type CreateAccountResult = 'created' | 'duplicate-email';
+
+/**
+ * Persistence of accounts, API keys and usage. Every method returns a Promise so that a
+ * network database (PostgreSQL) can implement the same interface without touching callers.
+ * Implementations hold no business rules: hashing, validation and errors live in AccountService.
+ */
+export interface AccountStore {
+  findAccountByEmail(email: string): Promise<AccountRecord | undefined>;
+  findAccountById(id: string): Promise<AccountRecord | undefined>;
+  /** Inserts an account with its first key, atomically; `duplicate-email` when the email is taken (race-safe). */
+  createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult>;
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  /** Finds a key by the hash of its value, revoked or not. */
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /** All keys of an account (revoked ones included), oldest first. */
+  listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]>;
+  /** Revokes a live key of that account; false when there is no such live key. */
+  revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean>;
+  touchApiKey(keyId: string, usedAt: number): Promise<void>;
+  recordUsage(usage: UsageRecord): Promise<void>;
+  /** Usage of an account, oldest first. */
+  listUsage(accountId: string): Promise<readonly UsageRecord[]>;
+  close(): Promise<void>;
+}

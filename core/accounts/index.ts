@@ -1,0 +1,15 @@
+export type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+export { SqliteAccountStore } from './sqlite-account-store';
+export { SQLITE_MIGRATIONS, type Migration } from './migrations';
+export { createAccountStore } from './create-account-store';
+export { API_KEY_PREFIX, hashApiKey, looksLikeApiKey, mintApiKey, type MintedApiKey } from './api-key';
+export { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
+export {
+  AccountService,
+  type AccountServiceOptions,
+  type ApiKeySummary,
+  type AuthenticatedKey,
+  type IssuedApiKey,
+  type PublicAccount,
+  type UsageInput,
+} from './account-service';

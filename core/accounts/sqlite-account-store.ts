@@ -1,0 +1,174 @@
+import Database from 'better-sqlite3';
+import type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+import { SQLITE_MIGRATIONS, type Migration } from './migrations';
+
+interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface UsageRow {
+  account_id: string;
+  key_id: string;
+  model: string;
+  characters: number;
+  bytes: number;
+  created_at: number;
+}
+
+const toAccount = (row: AccountRow): AccountRecord => ({
+  id: row.id,
+  email: row.email,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+});
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  prefix: row.prefix,
+  keyHash: row.key_hash,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+});
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && (error as Error & { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * AccountStore on SQLite (better-sqlite3). Calls are synchronous underneath and wrapped in
+ * Promises so the interface fits a network database too. `filename` is a path or `:memory:`.
+ */
+export class SqliteAccountStore implements AccountStore {
+  private readonly database: Database.Database;
+
+  constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS) {
+    this.database = new Database(filename);
+    if (filename !== ':memory:') this.database.pragma('journal_mode = WAL');
+    this.database.pragma('foreign_keys = ON');
+    this.database.pragma('busy_timeout = 5000');
+    this.migrate(migrations);
+  }
+
+  /** Versions of the applied migrations, in order. */
+  appliedMigrations(): number[] {
+    const rows = this.database.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+    return rows.map((row) => row.version);
+  }
+
+  private migrate(migrations: readonly Migration[]): void {
+    this.database.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
+    const applied = new Set(this.appliedMigrations());
+    const record = this.database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
+      if (applied.has(migration.version)) continue;
+      this.database.transaction(() => {
+        this.database.exec(migration.sql);
+        record.run(migration.version, migration.name, Date.now());
+      })();
+    }
+  }
+
+  async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
+    const insert = this.database.transaction(() => {
+      this.database
+        .prepare('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+        .run(account.id, account.email, account.passwordHash, account.createdAt);
+      this.insertKey(key);
+    });
+    try {
+      insert();
+      return 'created';
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'duplicate-email';
+      throw error;
+    }
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
+    const row = this.database.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined;
+    return row && toAccount(row);
+  }
+
+  async findAccountById(id: string): Promise<AccountRecord | undefined> {
+    const row = this.database.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    return row && toAccount(row);
+  }
+
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    this.insertKey(key);
+  }
+
+  private insertKey(key: ApiKeyRecord): void {
+    this.database
+      .prepare(
+        'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+    return row && toApiKey(row);
+  }
+
+  async listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]> {
+    const rows = this.database
+      .prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid')
+      .all(accountId) as ApiKeyRow[];
+    return rows.map(toApiKey);
+  }
+
+  async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
+    const result = this.database
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
+      .run(revokedAt, keyId, accountId);
+    return result.changes === 1;
+  }
+
+  async touchApiKey(keyId: string, usedAt: number): Promise<void> {
+    this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId);
+  }
+
+  async recordUsage(usage: UsageRecord): Promise<void> {
+    this.database
+      .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+  }
+
+  async listUsage(accountId: string): Promise<readonly UsageRecord[]> {
+    const rows = this.database
+      .prepare('SELECT * FROM usage_records WHERE account_id = ? ORDER BY created_at, id')
+      .all(accountId) as UsageRow[];
+    return rows.map((row) => ({
+      accountId: row.account_id,
+      keyId: row.key_id,
+      model: row.model,
+      characters: row.characters,
+      bytes: row.bytes,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.database.open) this.database.close();
+  }
+}

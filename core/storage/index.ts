@@ -1,0 +1,2 @@
+export type { AudioStore, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+export { FileSystemAudioStore, type FileSystemAudioStoreOptions } from './file-system-audio-store';
