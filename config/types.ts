@@ -10,6 +10,20 @@ export interface GatewayConfig {
   readonly providers: readonly ProviderEntry[];
   /** The file the config came from, or undefined for the zero-config defaults. */
   readonly sourceFile?: string;
+  /** Folder that plugin paths (`./my-plugin.js`) are relative to: the config file's, else the working directory. */
+  readonly baseDirectory: string;
+  /** Providers left out because an `ifEnv` variable is unset (the start logs them). */
+  readonly skippedProviders: readonly SkippedProvider[];
+}
+
+/** A provider entry left out of this start because its `ifEnv` variables are not all set. */
+export interface SkippedProvider {
+  readonly plugin: string;
+  readonly id?: string;
+  /** Where the entry is in the file: `providers[2]`. */
+  readonly configPath: string;
+  /** The unset (or empty) variables. */
+  readonly missingVariables: readonly string[];
 }
 
 export interface ServerConfig {
@@ -72,4 +86,8 @@ export interface ProviderEntry {
   readonly models?: readonly string[];
   /** Renames models: provider name -> catalog name (resolves clashes between providers). */
   readonly rename?: Readonly<Record<string, string>>;
+  /** The entry is used only when all these environment variables are set and non-empty. */
+  readonly ifEnv?: readonly string[];
+  /** Where the entry is in the file (`providers[2]`), for messages; indices count skipped entries too. */
+  readonly configPath?: string;
 }

@@ -1,0 +1,24 @@
+/** The configuration file's shape after schema validation (defaults filled, units still as written). */
+
+export type Duration = string | number;
+export type ByteSize = string | number;
+
+export interface ProviderEntryFile {
+  readonly plugin: string;
+  readonly id?: string;
+  readonly options?: Record<string, unknown>;
+  readonly models?: string[];
+  readonly rename?: Record<string, string>;
+  readonly ifEnv?: string | string[];
+}
+
+export interface ConfigFile {
+  readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean };
+  readonly storage: { driver: 'filesystem'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean };
+  readonly database: { url: string };
+  readonly auth: { registration: 'open' | 'closed' };
+  readonly cache: { catalogTtl: Duration };
+  readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
+  readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'json' | 'pretty' };
+  readonly providers: ProviderEntryFile[];
+}

@@ -1,0 +1,115 @@
+import { ConfigError } from './config-error';
+import type { ConfigFile, ProviderEntryFile } from './config-file';
+import type { Environment } from './interpolate';
+import { ifEnvNames } from './provider-conditions';
+import type { GatewayConfig, ProviderEntry, SkippedProvider } from './types';
+import { parseByteSize, parseDuration } from './units';
+
+/** Converts the validated file (units as text) into GatewayConfig (milliseconds and bytes). */
+
+export interface NormalizeInput {
+  readonly file: ConfigFile;
+  readonly sourceFile?: string;
+  readonly baseDirectory: string;
+  readonly env: Environment;
+  /** Index in `providers` -> unset `ifEnv` variables. */
+  readonly skipped: ReadonlyMap<number, readonly string[]>;
+}
+
+class Problems {
+  readonly lines: string[] = [];
+
+  positiveMilliseconds(value: string | number, path: string): number {
+    const milliseconds = parseDuration(value) ?? 0;
+    if (milliseconds <= 0) this.lines.push(`${path}: must be a duration greater than zero`);
+    return milliseconds;
+  }
+
+  positiveBytes(value: string | number, path: string): number {
+    const bytes = parseByteSize(value) ?? 0;
+    if (bytes <= 0) this.lines.push(`${path}: must be a size greater than zero`);
+    return bytes;
+  }
+}
+
+function portFromEnv(env: Environment, fallback: number): number {
+  const text = env.PORT;
+  if (text === undefined || text === '') return fallback;
+  const port = /^\d{1,5}$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new ConfigError(`Environment variable PORT must be an integer between 0 and 65535 (found "${text.slice(0, 20)}")`);
+  return port;
+}
+
+function publicBaseUrl(env: Environment, fromFile: string | undefined): string | undefined {
+  const text = env.PUBLIC_BASE_URL || fromFile;
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError('Environment variable PUBLIC_BASE_URL must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_BASE_URL must start with http:// or https://');
+  return text.replace(/\/+$/, '');
+}
+
+function providerEntry(entry: ProviderEntryFile, configPath: string): ProviderEntry {
+  const ifEnv = ifEnvNames(entry.ifEnv);
+  return {
+    plugin: entry.plugin,
+    configPath,
+    ...(entry.id !== undefined && { id: entry.id }),
+    ...(entry.options !== undefined && { options: entry.options }),
+    ...(entry.models !== undefined && { models: entry.models }),
+    ...(entry.rename !== undefined && { rename: entry.rename }),
+    ...(ifEnv.length > 0 && { ifEnv }),
+  };
+}
+
+export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped }: NormalizeInput): GatewayConfig {
+  const problems = new Problems();
+  const providers: ProviderEntry[] = [];
+  const skippedProviders: SkippedProvider[] = [];
+  file.providers.forEach((entry, index) => {
+    const configPath = `providers[${index}]`;
+    const missingVariables = skipped.get(index);
+    if (missingVariables) skippedProviders.push({ plugin: entry.plugin, id: entry.id, configPath, missingVariables });
+    else providers.push(providerEntry(entry, configPath));
+  });
+  if (providers.length === 0) {
+    const names = [...new Set(skippedProviders.flatMap((entry) => entry.missingVariables))];
+    problems.lines.push(`providers: every provider was skipped; set at least one of ${names.join(', ')}`);
+  }
+
+  const config: GatewayConfig = {
+    server: {
+      port: portFromEnv(env, file.server.port),
+      host: file.server.host,
+      publicBaseUrl: publicBaseUrl(env, file.server.publicBaseUrl),
+      bodyLimitBytes: problems.positiveBytes(file.server.bodyLimit, 'server.bodyLimit'),
+      trustProxy: file.server.trustProxy,
+    },
+    storage: {
+      driver: file.storage.driver,
+      path: file.storage.path,
+      retentionMs: problems.positiveMilliseconds(file.storage.retention, 'storage.retention'),
+      sweepIntervalMs: problems.positiveMilliseconds(file.storage.sweepInterval, 'storage.sweepInterval'),
+      downloadRequiresKey: file.storage.downloadRequiresKey,
+    },
+    database: { url: file.database.url },
+    auth: { registration: file.auth.registration },
+    cache: { catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl') },
+    synthesis: {
+      timeoutMs: problems.positiveMilliseconds(file.synthesis.timeout, 'synthesis.timeout'),
+      chunkConcurrency: file.synthesis.chunkConcurrency,
+      ...(file.synthesis.audioWorkers !== undefined && { audioWorkers: file.synthesis.audioWorkers }),
+    },
+    logging: { level: file.logging.level, format: file.logging.format },
+    providers,
+    sourceFile,
+    baseDirectory,
+    skippedProviders,
+  };
+  if (problems.lines.length > 0) throw new ConfigError('Invalid configuration', problems.lines, sourceFile);
+  return config;
+}

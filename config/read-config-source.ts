@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { ConfigError } from './config-error';
+import type { Environment } from './interpolate';
+
+export const MODULE_NAME = 'tts-gateway';
+export const CONFIG_PATH_VARIABLE = 'TTS_GATEWAY_CONFIG';
+
+/** Where cosmiconfig looks in the working directory, first match wins. */
+export const SEARCH_PLACES: readonly string[] = [
+  'package.json',
+  `.${MODULE_NAME}rc`,
+  `.${MODULE_NAME}rc.json`,
+  `.${MODULE_NAME}rc.yaml`,
+  `.${MODULE_NAME}rc.yml`,
+  `.${MODULE_NAME}rc.js`,
+  `.${MODULE_NAME}rc.cjs`,
+  `${MODULE_NAME}.config.yaml`,
+  `${MODULE_NAME}.config.yml`,
+  `${MODULE_NAME}.config.json`,
+  `${MODULE_NAME}.config.js`,
+  `${MODULE_NAME}.config.cjs`,
+  `${MODULE_NAME}.config.mjs`,
+  `${MODULE_NAME}.config.ts`,
+];
+
+/** The raw content of the config, before interpolation and validation. */
+export interface ConfigSource {
+  /** Absolute path of the file, or undefined when none was found (zero config). */
+  readonly file?: string;
+  readonly content: unknown;
+}
+
+/** `--config <file>` or `--config=<file>`; the last one wins. */
+export function configPathFromArgv(argv: readonly string[]): string | undefined {
+  let path: string | undefined;
+  argv.forEach((argument, index) => {
+    if (argument === '--config') {
+      const next = argv[index + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError('--config needs a file path');
+      path = next;
+    } else if (argument.startsWith('--config=')) {
+      path = argument.slice('--config='.length);
+    }
+  });
+  return path;
+}
+
+// cosmiconfig prefixes parse errors with `YAML Error in <file>:`.
+const FILE_PREFIX = /^\w+ Error in (.+):$/;
+
+// Parser messages may quote lines of the file (maybe a secret); only the first line is shown.
+function describeReadError(error: unknown): { file?: string; reason: string } {
+  const lines = (error instanceof Error ? error.message : String(error)).split('\n').filter((line) => line.trim() !== '');
+  const prefix = FILE_PREFIX.exec(lines[0] ?? '');
+  return prefix ? { file: prefix[1], reason: lines[1] ?? 'unreadable' } : { reason: lines[0] ?? 'unreadable' };
+}
+
+// `{ apiKey: ${KEY} }` is not valid YAML (braces end a plain scalar in a flow mapping).
+const UNQUOTED_FLOW_REFERENCE = /[{[][^\n]*[\s,:[{]\$\{/;
+
+function yamlHint(file: string | undefined, reason: string): string | undefined {
+  const lineNumber = /\((\d+):\d+\)/.exec(reason)?.[1];
+  if (!file || lineNumber === undefined || !/(\.ya?ml|rc)$/.test(file)) return undefined;
+  const line = readFileSync(file, 'utf8').split('\n')[Number(lineNumber) - 1] ?? '';
+  if (!UNQUOTED_FLOW_REFERENCE.test(line)) return undefined;
+  return `line ${lineNumber}: inside { } or [ ], quote a reference: "\${NAME}", or write the mapping in block style`;
+}
+
+function readFailure(error: unknown, fallbackFile?: string, searchedDirectory?: string): ConfigError {
+  const { file = fallbackFile, reason } = describeReadError(error);
+  const hint = yamlHint(file, reason);
+  const summary = file || !searchedDirectory ? 'Could not read the configuration' : `Could not read the configuration found in ${searchedDirectory}`;
+  return new ConfigError(summary, hint ? [reason, hint] : [reason], file);
+}
+
+export async function readConfigSource(argv: readonly string[], env: Environment, cwd: string): Promise<ConfigSource> {
+  const fromArgv = configPathFromArgv(argv);
+  const explicit = fromArgv ?? env[CONFIG_PATH_VARIABLE];
+  const origin = fromArgv !== undefined ? '--config' : CONFIG_PATH_VARIABLE;
+  const explorer = cosmiconfig(MODULE_NAME, { searchPlaces: [...SEARCH_PLACES], cache: false });
+
+  if (explicit !== undefined && explicit !== '') {
+    const file = resolve(cwd, explicit);
+    if (!existsSync(file)) throw new ConfigError(`The config file ${file} (named by ${origin}) does not exist`);
+    try {
+      const result = await explorer.load(file);
+      return { file, content: result?.isEmpty ? {} : result?.config };
+    } catch (error) {
+      throw readFailure(error, file);
+    }
+  }
+
+  let found: Awaited<ReturnType<typeof explorer.search>>;
+  try {
+    found = await explorer.search(cwd);
+  } catch (error) {
+    throw readFailure(error, undefined, cwd);
+  }
+  if (!found) return { content: {} };
+  return { file: found.filepath, content: found.isEmpty ? {} : found.config };
+}

@@ -1,0 +1,86 @@
+import type { SchemaObject } from 'ajv';
+
+/**
+ * JSON Schema of the configuration file as people write it (units as text, `${VAR}` already
+ * interpolated). Defaults live here, so a zero-config start and a partial file fill in the same
+ * way. Durations and sizes use the custom formats `duration` and `byte-size` (config/units.ts).
+ */
+
+const duration = (defaultValue: string): SchemaObject => ({
+  type: ['string', 'integer'],
+  format: 'duration',
+  minimum: 0,
+  default: defaultValue,
+});
+
+const section = (properties: Record<string, SchemaObject>, required: string[] = []): SchemaObject => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  required,
+  default: {},
+});
+
+const providerEntry: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plugin'],
+  properties: {
+    plugin: { type: 'string', minLength: 1 },
+    id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
+    options: { type: 'object' },
+    models: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    rename: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' } },
+    ifEnv: {
+      type: ['string', 'array'],
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      minItems: 1,
+    },
+  },
+};
+
+export const CONFIG_FILE_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    server: section({
+      port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+      host: { type: 'string', minLength: 1, default: '0.0.0.0' },
+      publicBaseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
+      bodyLimit: { type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: '256kb' },
+      trustProxy: { type: 'boolean', default: false },
+    }),
+    storage: section({
+      driver: { enum: ['filesystem'], default: 'filesystem' },
+      path: { type: 'string', minLength: 1, default: './data/audio' },
+      retention: duration('24h'),
+      sweepInterval: duration('10m'),
+      downloadRequiresKey: { type: 'boolean', default: false },
+    }),
+    database: section({
+      url: { type: 'string', pattern: '^sqlite:.+', default: 'sqlite:./data/gateway.db' },
+    }),
+    auth: section({
+      registration: { enum: ['open', 'closed'], default: 'open' },
+    }),
+    cache: section({
+      catalogTtl: duration('10m'),
+    }),
+    synthesis: section({
+      timeout: duration('60s'),
+      chunkConcurrency: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
+      audioWorkers: { type: 'integer', minimum: 1, maximum: 256 },
+    }),
+    logging: section({
+      level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
+      format: { enum: ['json', 'pretty'], default: 'json' },
+    }),
+    providers: {
+      type: 'array',
+      minItems: 1,
+      items: providerEntry,
+      default: [{ plugin: 'espeak' }],
+    },
+  },
+};
