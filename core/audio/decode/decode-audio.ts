@@ -3,7 +3,8 @@ import type { PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
 import { decodeRawPcm } from './raw-pcm-decoder';
 import { decodeWav } from './wav-decoder';
-import { decodeFlac, decodeMp3, decodeOggOpus } from './wasm-decoders';
+import { decodeFlac } from './flac-decoder';
+import { decodeMp3, decodeOggOpus } from './wasm-decoders';
 
 /** Formats this engine can decode (AAC has no well-kept WebAssembly decoder on npm). */
 export const DECODABLE_FORMATS: readonly AudioFormat[] = ['wav', 'pcm', 'mp3', 'opus', 'flac'];

@@ -1,6 +1,5 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { OggOpusDecoder } from 'ogg-opus-decoder';
-import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { downmixPlanar, type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
 
@@ -47,9 +46,4 @@ export function decodeMp3(bytes: Uint8Array): Promise<PcmAudio> {
 /** Opus in an Ogg container; always yields 48 kHz, which is Opus's internal rate. */
 export function decodeOggOpus(bytes: Uint8Array): Promise<PcmAudio> {
   return runDecoder('opus', new OggOpusDecoder(), (decoder) => decoder.decodeFile(bytes));
-}
-
-/** Native FLAC (fLaC stream). */
-export function decodeFlac(bytes: Uint8Array): Promise<PcmAudio> {
-  return runDecoder('flac', new FLACDecoder(), (decoder) => decoder.decodeFile(bytes));
 }

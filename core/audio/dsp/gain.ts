@@ -1,0 +1,26 @@
+import type { PcmAudio } from '../pcm';
+
+/** Level above which the soft limiter starts to bend the curve. */
+export const LIMITER_KNEE = 0.9;
+
+/**
+ * Soft-limits one sample: identity below the knee, then a tanh curve that meets it with the same
+ * slope and approaches (never reaches) full scale. Monotonic and odd, so a peak never changes sign.
+ */
+export function softLimit(value: number): number {
+  const magnitude = Math.abs(value);
+  if (magnitude <= LIMITER_KNEE) return value;
+  const headroom = 1 - LIMITER_KNEE;
+  const limited = LIMITER_KNEE + headroom * Math.tanh((magnitude - LIMITER_KNEE) / headroom);
+  return value < 0 ? -limited : limited;
+}
+
+/**
+ * Multiplies amplitude by `volume` (2 = double RMS) and soft-limits, so loud results bend
+ * smoothly below full scale instead of clipping or wrapping around.
+ */
+export function applyGain(audio: PcmAudio, volume: number): PcmAudio {
+  const samples = new Float32Array(audio.samples.length);
+  for (let index = 0; index < samples.length; index += 1) samples[index] = softLimit(audio.samples[index] * volume);
+  return { samples, sampleRate: audio.sampleRate };
+}
