@@ -1,0 +1,83 @@
+import type { AudioFormat } from '../audio/audio-format';
+import { GatewayError } from '../errors';
+import type { ModelCapabilities, NumberRange } from '../plugin/contract';
+import type { SynthesisRequest } from './synthesis-request';
+import { splitText } from './text-splitter';
+
+export type Adjustment = 'speed' | 'pitch' | 'volume';
+
+/** Who applies an adjustment: nobody (1.0), the provider, or the gateway's DSP. */
+export type AppliedBy = 'default' | 'native' | 'dsp';
+
+/** What the provider does and what the gateway does for one request. */
+export interface SynthesisPlan {
+  /** Text chunks, each within the model's input limit. */
+  readonly chunks: readonly string[];
+  /** The format asked of the provider. */
+  readonly providerFormat: AudioFormat;
+  /** Multipliers passed to the provider (only those it applies natively). */
+  readonly native: Partial<Record<Adjustment, number>>;
+  /** Multipliers the gateway applies on PCM (1.0 = nothing to do). */
+  readonly dsp: Record<Adjustment, number>;
+  readonly appliedBy: Record<Adjustment, AppliedBy>;
+  /** `native`: the provider's bytes are the answer; `transcoded`: the gateway encoded the output. */
+  readonly formatBy: 'native' | 'transcoded';
+  /** False when the provider's bytes are the answer as they are. */
+  readonly needsAudioProcessing: boolean;
+}
+
+const ADJUSTMENTS: readonly Adjustment[] = ['speed', 'pitch', 'volume'];
+/** Lossless formats to ask for when the gateway must work on the audio, best first. */
+const PROCESSING_FORMATS: readonly AudioFormat[] = ['pcm', 'wav', 'flac'];
+
+function within(value: number, range: NumberRange | undefined): boolean {
+  return range !== undefined && value >= range.min && value <= range.max;
+}
+
+/** Decides, from the model's declared capabilities, who does what. */
+export function planSynthesis(
+  request: SynthesisRequest,
+  capabilities: ModelCapabilities,
+  codecs: { readonly decodable: readonly AudioFormat[]; readonly encodable: readonly AudioFormat[] },
+): SynthesisPlan {
+  const native: Partial<Record<Adjustment, number>> = {};
+  const dsp: Record<Adjustment, number> = { speed: 1, pitch: 1, volume: 1 };
+  const appliedBy = {} as Record<Adjustment, AppliedBy>;
+  for (const adjustment of ADJUSTMENTS) {
+    const value = request[adjustment];
+    if (value === 1) appliedBy[adjustment] = 'default';
+    else if (within(value, capabilities[adjustment])) {
+      native[adjustment] = value;
+      appliedBy[adjustment] = 'native';
+    } else {
+      dsp[adjustment] = value;
+      appliedBy[adjustment] = 'dsp';
+    }
+  }
+  const chunks = splitText(request.text, { maxChars: capabilities.maxInputChars, maxBytes: capabilities.maxInputBytes });
+  const nativeFormat = capabilities.formats.includes(request.format);
+  const needsAudioProcessing = chunks.length > 1 || !nativeFormat || ADJUSTMENTS.some((adjustment) => dsp[adjustment] !== 1);
+  if (!needsAudioProcessing) {
+    return { chunks, providerFormat: request.format, native, dsp, appliedBy, formatBy: 'native', needsAudioProcessing };
+  }
+  if (!codecs.encodable.includes(request.format)) {
+    throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `format ${request.format} cannot be produced for model ${request.model}`, {
+      details: [{ field: 'format', reason: 'unsupported', supported: [...new Set([...capabilities.formats, ...codecs.encodable])] }],
+    });
+  }
+  const decodableNative = capabilities.formats.filter((format) => codecs.decodable.includes(format));
+  const providerFormat = PROCESSING_FORMATS.find((format) => decodableNative.includes(format)) ?? (decodableNative.includes(request.format) ? request.format : decodableNative[0]);
+  if (providerFormat === undefined) {
+    throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `model ${request.model} returns no format the gateway can decode`, {
+      details: [{ field: 'format', reason: 'undecodable_provider_formats', providerFormats: [...capabilities.formats] }],
+    });
+  }
+  return { chunks, providerFormat, native, dsp, appliedBy, formatBy: 'transcoded', needsAudioProcessing };
+}
+
+/** The `X-TTS-Applied` header value, e.g. `speed=native; pitch=dsp; volume=default; format=transcoded; chunks=3`. */
+export function describePlan(plan: SynthesisPlan): string {
+  const parts = ADJUSTMENTS.map((adjustment) => `${adjustment}=${plan.appliedBy[adjustment]}`);
+  parts.push(`format=${plan.formatBy}`, `chunks=${plan.chunks.length}`);
+  return parts.join('; ');
+}

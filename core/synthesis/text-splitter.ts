@@ -1,0 +1,68 @@
+/**
+ * Splits long text into chunks a provider accepts: at sentence boundaries first, then at
+ * clause punctuation, then between words, and only as a last resort between code points
+ * (a single "word" longer than the limit). Never inside a surrogate pair.
+ */
+export interface ChunkLimits {
+  /** Most Unicode code points in one chunk. */
+  readonly maxChars: number;
+  /** Most UTF-8 bytes in one chunk, for providers that count bytes. */
+  readonly maxBytes?: number;
+}
+
+const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+const wordSegmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+const CLAUSE_END = /(?<=[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A])\s*/u;
+const encoder = new TextEncoder();
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+function fits(text: string, limits: ChunkLimits): boolean {
+  return codePoints(text) <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
+}
+
+/** Breaks one piece that does not fit into smaller pieces, trying each granularity in turn. */
+function breakDown(piece: string, limits: ChunkLimits, level: number): string[] {
+  if (fits(piece, limits)) return [piece];
+  const levels: ((text: string) => string[])[] = [
+    (text) => [...sentenceSegmenter.segment(text)].map((segment) => segment.segment),
+    (text) => text.split(CLAUSE_END).filter((part) => part.length > 0).map((part, index, parts) => (index < parts.length - 1 ? `${part} ` : part)),
+    // Between whitespace-separated words, so punctuation stays with its word...
+    (text) => text.split(/(?<=\s)(?=\S)/u),
+    // ...then by dictionary word boundaries, for scripts written without spaces.
+    (text) => [...wordSegmenter.segment(text)].map((segment) => segment.segment),
+    (text) => [...text],
+  ];
+  for (let next = level; next < levels.length; next += 1) {
+    const parts = levels[next](piece);
+    if (parts.length > 1) return pack(parts.flatMap((part) => breakDown(part, limits, next + 1)), limits);
+  }
+  return [...piece];
+}
+
+/** Greedily joins consecutive pieces while the result still fits. */
+function pack(pieces: readonly string[], limits: ChunkLimits): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const piece of pieces) {
+    if (current.length > 0 && !fits(current + piece, limits)) {
+      chunks.push(current);
+      current = '';
+    }
+    current += piece;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** Returns the chunks in order; whitespace-only chunks are dropped, the rest trimmed. */
+export function splitText(text: string, limits: ChunkLimits): string[] {
+  if (limits.maxChars < 1) throw new RangeError('maxChars must be at least 1');
+  return breakDown(text, limits, 0)
+    .map((chunk) => chunk.trim())
+    .filter((chunk) => chunk.length > 0);
+}
