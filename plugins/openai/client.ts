@@ -1,0 +1,47 @@
+import { badUpstreamResponse, upstreamFetch } from '../../core';
+import type { OpenAiOptions } from './options-schema';
+import type { SpeechBody } from './speech-body';
+
+const PROVIDER = 'OpenAI';
+
+/** `https://api.openai.com`, `https://api.openai.com/`, `https://api.openai.com/v1` all mean the same. */
+export function apiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+function headers(options: OpenAiOptions, requestId: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${options.apiKey}`,
+    'content-type': 'application/json',
+    'x-client-request-id': requestId,
+    ...(options.organization ? { 'openai-organization': options.organization } : {}),
+    ...(options.project ? { 'openai-project': options.project } : {}),
+  };
+}
+
+/** Calls `POST /v1/audio/speech` and returns the audio bytes. */
+export async function requestSpeech(
+  options: OpenAiOptions,
+  fetchFunction: typeof fetch,
+  body: SpeechBody,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<Uint8Array> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: `${apiRoot(options.baseUrl)}/v1/audio/speech`,
+    method: 'POST',
+    headers: headers(options, requestId),
+    body: JSON.stringify(body),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
+  }
+  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
+  return response.body;
+}

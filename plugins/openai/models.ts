@@ -1,0 +1,31 @@
+import type { AudioFormat, ModelInfo } from '../../core';
+
+/** Formats `response_format` takes; `pcm` is 24 kHz 16-bit signed little-endian mono. */
+export const OPENAI_FORMATS: readonly AudioFormat[] = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
+
+/** OpenAI's pcm output rate. */
+export const OPENAI_PCM_SAMPLE_RATE = 24000;
+
+interface OpenAiModel extends ModelInfo {
+  /** Only the classic voices (tts-1, tts-1-hd) or every built-in voice. */
+  readonly voiceSet: 'classic' | 'all';
+  /** Whether the `instructions` field is accepted. */
+  readonly takesInstructions: boolean;
+}
+
+const capabilities = {
+  formats: OPENAI_FORMATS,
+  speed: { min: 0.25, max: 4.0 },
+  maxInputChars: 4096,
+} as const;
+
+/** The fixed model list: OpenAI has no endpoint that lists speech models. */
+export const OPENAI_MODELS: readonly OpenAiModel[] = [
+  { name: 'gpt-4o-mini-tts', description: 'OpenAI gpt-4o-mini-tts (steerable with instructions)', capabilities, voiceSet: 'all', takesInstructions: true },
+  { name: 'tts-1', description: 'OpenAI tts-1 (low latency)', capabilities, voiceSet: 'classic', takesInstructions: false },
+  { name: 'tts-1-hd', description: 'OpenAI tts-1-hd (higher quality)', capabilities, voiceSet: 'classic', takesInstructions: false },
+];
+
+export function findOpenAiModel(name: string): OpenAiModel | undefined {
+  return OPENAI_MODELS.find((model) => model.name === name);
+}

@@ -1,0 +1,40 @@
+import type { ModelInfo, PluginContext, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
+import { requestSpeech } from './client';
+import { findOpenAiModel, OPENAI_MODELS, OPENAI_PCM_SAMPLE_RATE } from './models';
+import type { OpenAiOptions } from './options-schema';
+import { buildSpeechBody } from './speech-body';
+import { openAiVoices } from './voices';
+
+/** One configured OpenAI account: fixed models and voices, synthesis over HTTP. */
+export class OpenAiProvider implements TtsProvider {
+  constructor(
+    private readonly options: OpenAiOptions,
+    private readonly context: PluginContext,
+  ) {}
+
+  async models(): Promise<readonly ModelInfo[]> {
+    return OPENAI_MODELS.map(({ name, description, capabilities }) => ({ name, description, capabilities }));
+  }
+
+  async voices(model: string): Promise<readonly VoiceInfo[]> {
+    return openAiVoices(model);
+  }
+
+  async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    const warnings: string[] = [];
+    const takesInstructions = findOpenAiModel(request.model)?.takesInstructions ?? false;
+    let instructions = this.options.instructions;
+    if (instructions !== undefined && !takesInstructions) {
+      warnings.push(`instructions are not supported by ${request.model} and were not sent`);
+      instructions = undefined;
+    }
+    const body = buildSpeechBody(request, instructions);
+    const audio = await requestSpeech(this.options, this.context.fetch, body, request.signal, request.requestId);
+    return {
+      audio,
+      format: request.format,
+      ...(request.format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
+      warnings,
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { replayFixture } from '../../support/nock-fixtures';
+import { createOpenAi, expectCode, speechRequest, TEST_KEY } from './openai-harness';
+
+async function failWith(scenario: string, code: string) {
+  const replay = await replayFixture('openai', scenario);
+  try {
+    const provider = await createOpenAi();
+    return await expectCode(provider.synthesize(speechRequest()), code);
+  } finally {
+    replay.done();
+  }
+}
+
+describe('openai plugin: upstream failures', () => {
+  it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502) without echoing the key', async () => {
+    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH');
+    expect(error.status).to.equal(502);
+    expect(error.message).to.include('Incorrect API key');
+    expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
+    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key' });
+  });
+
+  it('maps 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {
+    const error = await failWith('rate-limited', 'TTS_ERR_RATE_LIMITED');
+    expect(error.status).to.equal(429);
+    expect(error.retryAfterSeconds).to.equal(2);
+  });
+
+  it('maps 500 to TTS_ERR_UPSTREAM (502)', async () => {
+    const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
+    expect(error.status).to.equal(502);
+  });
+
+  it('rejects a 200 answer that is not audio as TTS_ERR_UPSTREAM_BAD_RESPONSE', async () => {
+    const error = await failWith('malformed', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    expect(error.message).to.include('text/html');
+  });
+
+  it('rejects an empty audio body', async () => {
+    nock('https://api.openai.com').post('/v1/audio/speech').reply(200, '', { 'Content-Type': 'audio/mpeg' });
+    const provider = await createOpenAi();
+    await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    nock.cleanAll();
+  });
+
+  it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
+    nock('https://api.openai.com').post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
+    try {
+      const provider = await createOpenAi({ timeoutMs: 50 });
+      const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      expect(error.status).to.equal(504);
+    } finally {
+      nock.cleanAll();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { GatewayError, type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import openAiPlugin, { type OpenAiOptions } from '../../../plugins/openai';
+import { fixturesRoot } from '../../support/paths';
+
+export const TEST_KEY = 'sk-test-openai-0123456789abcdef0123456789abcdef';
+
+export const baseOptions: OpenAiOptions = { apiKey: TEST_KEY, baseUrl: 'https://api.openai.com', timeoutMs: 30000 };
+
+export function testContext(fetchFunction: typeof fetch = fetch): PluginContext {
+  const quiet = () => undefined;
+  return { instanceId: 'openai', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
+}
+
+export async function createOpenAi(options: Partial<OpenAiOptions> = {}, fetchFunction?: typeof fetch): Promise<TtsProvider> {
+  return openAiPlugin.create({ ...baseOptions, ...options }, testContext(fetchFunction));
+}
+
+export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return { model: 'tts-1', voice: 'alloy', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    expect((error as GatewayError).code).to.equal(code);
+    return error as GatewayError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
+
+/** Real speech per format, from test/fixtures/openai/conformance-audio.json. */
+export function conformanceAudio(): Record<AudioFormat, Uint8Array> {
+  const parsed = JSON.parse(readFileSync(join(fixturesRoot, 'openai', 'conformance-audio.json'), 'utf8')) as { formats: Record<AudioFormat, string> };
+  return Object.fromEntries(Object.entries(parsed.formats).map(([format, hex]) => [format, new Uint8Array(Buffer.from(hex, 'hex'))])) as unknown as Record<AudioFormat, Uint8Array>;
+}
