@@ -9,3 +9,5 @@ export * from './workers';
 export { AUDIO_FORMATS, CONTENT_TYPES, isAudioFormat, type AudioFormat } from './audio/audio-format';
 export * from './accounts';
 export * from './storage';
+export * from './ssml';
+export * from './audio';

@@ -2,15 +2,17 @@ import type { PcmAudio } from '../pcm';
 
 /** Level above which the soft limiter starts to bend the curve. */
 export const LIMITER_KNEE = 0.9;
+/** Level the limiter approaches but never reaches: a little below full scale leaves room for lossy-codec overshoot. */
+export const LIMITER_CEILING = 0.98;
 
 /**
  * Soft-limits one sample: identity below the knee, then a tanh curve that meets it with the same
- * slope and approaches (never reaches) full scale. Monotonic and odd, so a peak never changes sign.
+ * slope and approaches (never reaches) the ceiling. Monotonic and odd, so a peak never changes sign.
  */
 export function softLimit(value: number): number {
   const magnitude = Math.abs(value);
   if (magnitude <= LIMITER_KNEE) return value;
-  const headroom = 1 - LIMITER_KNEE;
+  const headroom = LIMITER_CEILING - LIMITER_KNEE;
   const limited = LIMITER_KNEE + headroom * Math.tanh((magnitude - LIMITER_KNEE) / headroom);
   return value < 0 ? -limited : limited;
 }

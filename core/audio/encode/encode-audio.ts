@@ -30,8 +30,13 @@ export async function encodeAudio(audio: PcmAudio, format: AudioFormat): Promise
     case 'flac':
       return { audio: await encodeFlac(audio), sampleRate: audio.sampleRate };
     default:
-      throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `the gateway cannot encode ${format} audio`, {
-        details: [{ field: 'format', reason: `supported: ${ENCODABLE_FORMATS.join(', ')}` }],
-      });
+      throw unsupportedOutput(format);
   }
+}
+
+/** The error for an output format this engine cannot make. */
+export function unsupportedOutput(format: AudioFormat): GatewayError {
+  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `the gateway cannot encode ${format} audio`, {
+    details: [{ field: 'format', reason: `supported: ${ENCODABLE_FORMATS.join(', ')}` }],
+  });
 }
