@@ -1,0 +1,91 @@
+import { LRUCache } from 'lru-cache';
+import type { PluginLogger, VoiceInfo } from '../plugin/contract';
+import { redactSecrets } from '../http';
+
+export interface VoiceListCacheOptions {
+  /** How long a fetched list is fresh. */
+  readonly ttlMs: number;
+  /** A forced refresh (voice not found) is skipped when the list is younger than this. */
+  readonly minRefreshIntervalMs: number;
+  /** After a failed refresh, the stale list is served this long before the next attempt. */
+  readonly retryAfterFailureMs: number;
+  readonly maxEntries: number;
+  readonly now: () => number;
+  readonly logger: PluginLogger;
+}
+
+interface Entry {
+  readonly voices: readonly VoiceInfo[];
+  /** When the provider last answered with this list. */
+  readonly fetchedAt: number;
+  /** When the provider was last asked (answered or failed). */
+  readonly checkedAt: number;
+}
+
+export type VoiceListLoader = (key: string) => Promise<readonly VoiceInfo[]>;
+
+/**
+ * Voice lists by model, fresh for a TTL. Concurrent misses share one fetch; a failed fetch
+ * falls back to the last good list (kept past its TTL as stale) and is logged.
+ */
+export class VoiceListCache {
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly inFlight = new Map<string, Promise<readonly VoiceInfo[]>>();
+
+  constructor(
+    private readonly load: VoiceListLoader,
+    private readonly options: VoiceListCacheOptions,
+  ) {
+    this.entries = new LRUCache<string, Entry>({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      // Stale entries stay: they are the fallback when a provider's listing fails.
+      noDeleteOnStaleGet: true,
+      ttlResolution: 0,
+      perf: { now: options.now },
+    });
+  }
+
+  /** The list for `key`: cached while fresh; `forceRefresh` asks the provider again. */
+  get(key: string, forceRefresh = false): Promise<readonly VoiceInfo[]> {
+    const fresh = this.entries.get(key);
+    if (fresh && !forceRefresh) return Promise.resolve(fresh.voices);
+    if (fresh && this.options.now() - fresh.checkedAt < this.options.minRefreshIntervalMs) return Promise.resolve(fresh.voices);
+    return this.refresh(key);
+  }
+
+  private refresh(key: string): Promise<readonly VoiceInfo[]> {
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const promise = this.load(key)
+      .then(
+        (voices) => {
+          const now = this.options.now();
+          this.entries.set(key, { voices, fetchedAt: now, checkedAt: now });
+          return voices;
+        },
+        (error: unknown) => this.fallBack(key, error),
+      )
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  private fallBack(key: string, error: unknown): readonly VoiceInfo[] {
+    const stale = this.entries.get(key, { allowStale: true });
+    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
+    if (!stale) {
+      this.options.logger.warn(`Voice list of model "${key}" could not be fetched`, { model: key, reason });
+      throw error;
+    }
+    const now = this.options.now();
+    this.options.logger.warn(`Voice list of model "${key}" could not be refreshed; serving the last good list`, {
+      model: key,
+      reason,
+      ageSeconds: Math.round((now - stale.fetchedAt) / 1000),
+    });
+    // Keep the stale list, and wait a little before asking the failing provider again.
+    this.entries.set(key, { ...stale, checkedAt: now }, { ttl: Math.min(this.options.retryAfterFailureMs, this.options.ttlMs) });
+    return stale.voices;
+  }
+}

@@ -1,0 +1,168 @@
+import { resolve } from 'node:path';
+import type { ProviderEntry } from '../../config/types';
+import { redactSecrets } from '../http';
+import { checkPluginShape, pluginExport } from './check-plugin-shape';
+import type { ModelInfo, PluginContext, PluginLogger, TtsPlugin, TtsProvider } from './contract';
+import { assertNoModelClashes } from './model-clashes';
+import { PluginLoadError } from './plugin-load-error';
+import { resolvePluginModule } from './resolve-plugin-module';
+import { selectModels } from './select-models';
+import { validatePluginOptions } from './validate-plugin-options';
+
+/** One running provider instance, with the models it serves under their catalog names. */
+export interface LoadedProvider {
+  /** The entry's `id`, else the plugin's id; unique in the gateway. */
+  readonly instanceId: string;
+  readonly pluginId: string;
+  readonly provider: TtsProvider;
+  /** After the entry's `models:` filter and `rename:`; empty when listing failed at start. */
+  readonly models: readonly ModelInfo[];
+  /** Catalog name -> the provider's own model name. */
+  readonly modelMap: ReadonlyMap<string, string>;
+  /** Where the entry is in the config, e.g. `providers[2]`. */
+  readonly configPath: string;
+}
+
+export interface LoadProvidersOptions {
+  /** Folder of the built-in plugins: `<builtInDirectory>/<name>/index.js`. */
+  readonly builtInDirectory: string;
+  /** The config file's folder: plugin paths are relative to it, packages are looked up from it. */
+  readonly configDirectory: string;
+  readonly logger: PluginLogger;
+  readonly fetch: typeof fetch;
+  /** Aborted when the gateway shuts down. */
+  readonly signal: AbortSignal;
+  /** More folders to resolve packages from; defaults to the gateway's own installation. */
+  readonly requireFrom?: readonly string[];
+  /** Deadline of each provider's start-up `models()` call; defaults to 30 s. */
+  readonly modelsTimeoutMs?: number;
+}
+
+interface PreparedEntry {
+  readonly entry: ProviderEntry;
+  readonly configPath: string;
+  readonly plugin: TtsPlugin;
+  readonly instanceId: string;
+  readonly options: Record<string, unknown>;
+}
+
+const GATEWAY_ROOT = resolve(__dirname, '..', '..');
+const SECRET_KEY = /key|secret|token|password|credential/i;
+
+/** Option values that may be secrets, to scrub from a plugin's error messages. */
+function secretValues(value: unknown, key = ''): string[] {
+  if (typeof value === 'string') return SECRET_KEY.test(key) ? [value] : [];
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([childKey, child]) => secretValues(child, childKey));
+  return [];
+}
+
+function errorMessage(error: unknown, secrets: readonly string[] = []): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error), secrets);
+}
+
+function prepare(entry: ProviderEntry, index: number, options: LoadProvidersOptions): PreparedEntry {
+  const configPath = entry.configPath ?? `providers[${index}]`;
+  const resolved = resolvePluginModule(entry.plugin, {
+    builtInDirectory: options.builtInDirectory,
+    configDirectory: options.configDirectory,
+    requireFrom: options.requireFrom ?? [GATEWAY_ROOT],
+    configPath,
+  });
+  let moduleExports: unknown;
+  try {
+    // Dynamic by resolved path only: core never imports a plugin statically.
+    moduleExports = require(resolved.modulePath);
+  } catch (error) {
+    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', `Plugin "${entry.plugin}" (${configPath}) threw while loading: ${errorMessage(error)}`, { configPath, cause: error });
+  }
+  const plugin = checkPluginShape(pluginExport(moduleExports), `"${entry.plugin}"`, configPath);
+  const instanceId = entry.id ?? plugin.id;
+  const validated = validatePluginOptions(plugin.optionsSchema, entry.options, { describe: `"${instanceId}"`, configPath });
+  return { entry, configPath, plugin, instanceId, options: validated };
+}
+
+function assertUniqueInstanceIds(prepared: readonly PreparedEntry[]): void {
+  const seen = new Map<string, string>();
+  for (const { instanceId, configPath } of prepared) {
+    const first = seen.get(instanceId);
+    if (first) {
+      throw new PluginLoadError(
+        'TTS_PLUGIN_DUPLICATE_ID',
+        `Provider id "${instanceId}" is used by both ${first} and ${configPath}: give each instance its own "id:"`,
+        { configPath },
+      );
+    }
+    seen.set(instanceId, configPath);
+  }
+}
+
+function instanceLogger(logger: PluginLogger, instanceId: string): PluginLogger {
+  const withProvider = (meta?: Record<string, unknown>) => ({ provider: instanceId, ...meta });
+  return {
+    debug: (message, meta) => logger.debug(message, withProvider(meta)),
+    info: (message, meta) => logger.info(message, withProvider(meta)),
+    warn: (message, meta) => logger.warn(message, withProvider(meta)),
+    error: (message, meta) => logger.error(message, withProvider(meta)),
+  };
+}
+
+async function listModels(provider: TtsProvider, prepared: PreparedEntry, options: LoadProvidersOptions): Promise<readonly ModelInfo[]> {
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.modelsTimeoutMs ?? 30_000)]);
+  try {
+    return await provider.models(signal);
+  } catch (error) {
+    // One provider's outage must not keep the others from serving.
+    options.logger.error(`Provider "${prepared.instanceId}" (${prepared.configPath}) could not list its models; it serves none until restarted`, {
+      provider: prepared.instanceId,
+      reason: errorMessage(error, secretValues(prepared.options)),
+    });
+    return [];
+  }
+}
+
+async function instantiate(prepared: PreparedEntry, options: LoadProvidersOptions): Promise<LoadedProvider> {
+  const { plugin, instanceId, configPath, entry } = prepared;
+  const context: PluginContext = { instanceId, logger: instanceLogger(options.logger, instanceId), fetch: options.fetch, signal: options.signal };
+  let provider: TtsProvider;
+  try {
+    provider = await plugin.create(prepared.options, context);
+  } catch (error) {
+    throw new PluginLoadError(
+      'TTS_PLUGIN_CREATE_FAILED',
+      `Provider "${instanceId}" (${configPath}, plugin ${plugin.id}) failed to start: ${errorMessage(error, secretValues(prepared.options))}`,
+      { configPath, cause: error },
+    );
+  }
+  const offered = await listModels(provider, prepared, options);
+  const selection = selectModels(offered, entry, options.logger, `Provider "${instanceId}" (${configPath})`);
+  return { instanceId, pluginId: plugin.id, provider, configPath, ...selection };
+}
+
+async function closeAll(loaded: readonly LoadedProvider[], logger: PluginLogger): Promise<void> {
+  for (const { provider, instanceId } of loaded) {
+    try {
+      await provider.close?.();
+    } catch (error) {
+      logger.warn(`Provider "${instanceId}" failed to close`, { reason: errorMessage(error) });
+    }
+  }
+}
+
+/**
+ * Loads every provider entry in config order: resolves and checks each plugin, validates its
+ * options, creates the instance and lists its models. Any problem stops the start with a
+ * PluginLoadError naming the entry; instances already created are closed first.
+ */
+export async function loadProviders(entries: readonly ProviderEntry[], options: LoadProvidersOptions): Promise<LoadedProvider[]> {
+  const prepared = entries.map((entry, index) => prepare(entry, index, options));
+  assertUniqueInstanceIds(prepared);
+  const loaded: LoadedProvider[] = [];
+  try {
+    for (const entry of prepared) loaded.push(await instantiate(entry, options));
+    assertNoModelClashes(loaded);
+  } catch (error) {
+    await closeAll(loaded, options.logger);
+    throw error;
+  }
+  return loaded;
+}
