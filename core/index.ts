@@ -11,3 +11,6 @@ export * from './accounts';
 export * from './storage';
 export * from './ssml';
 export * from './audio';
+export { loadProviders, type LoadedProvider, type LoadProvidersOptions } from './plugin/plugin-loader';
+export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
+export * from './catalog';
