@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import azurePlugin, { type AzureOptions } from '../../../plugins/azure';
+import { fixturesRoot } from '../../support/paths';
+
+export const TEST_KEY = 'azure-test-key-0123456789abcdef0123456789ab';
+
+export const baseOptions: AzureOptions = { region: 'westeurope', apiKey: TEST_KEY, timeoutMs: 30000 };
+
+export function testContext(fetchFunction: typeof fetch = fetch): PluginContext {
+  const quiet = () => undefined;
+  return { instanceId: 'azure', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
+}
+
+export async function createAzure(options: Partial<AzureOptions> = {}, fetchFunction?: typeof fetch): Promise<TtsProvider> {
+  return azurePlugin.create({ ...baseOptions, ...options }, testContext(fetchFunction));
+}
+
+export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return {
+    model: 'azure-tts',
+    voice: 'en-US-JennyNeural',
+    text: 'Hello.',
+    format: 'mp3',
+    signal: new AbortController().signal,
+    requestId: 'test-request-1',
+    ...overrides,
+  };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    expect((error as GatewayError).code).to.equal(code);
+    return error as GatewayError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
+
+/** The recorded audio of one synthesis fixture (its response body). */
+export function fixtureAudio(scenario: string): Uint8Array {
+  const [definition] = JSON.parse(readFileSync(join(fixturesRoot, 'azure', `${scenario}.json`), 'utf8')) as { response: string }[];
+  return new Uint8Array(Buffer.from(definition.response, 'hex'));
+}
