@@ -1,0 +1,61 @@
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { googleErrorFetch } from './google-error-fetch';
+import type { GoogleOptions } from './options-schema';
+import type { GoogleProsody } from './parameter-mapping';
+import type { GoogleVoice } from './voices';
+
+const PROVIDER = 'Google Cloud Text-to-Speech';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The body of `POST /v1/text:synthesize`. */
+export interface GoogleSynthesisBody {
+  readonly input: { readonly text: string };
+  readonly voice: { readonly languageCode: string; readonly name: string };
+  readonly audioConfig: GoogleProsody & { readonly audioEncoding: string };
+}
+
+/** The two REST calls the plugin makes, with Google's credentials and error conventions. */
+export class GoogleClient {
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: GoogleOptions, fetchImplementation: typeof fetch) {
+    this.fetch = googleErrorFetch(fetchImplementation);
+  }
+
+  async listVoices(signal?: AbortSignal): Promise<readonly GoogleVoice[]> {
+    const response = await upstreamFetch({ ...this.common(signal), url: this.url('/v1/voices') });
+    const body = parseUpstreamJson<{ voices?: unknown }>(PROVIDER, response.body);
+    if (!Array.isArray(body?.voices)) throw badUpstreamResponse(PROVIDER, 'the voice list has no "voices" array');
+    return body.voices as GoogleVoice[];
+  }
+
+  async synthesize(body: GoogleSynthesisBody, signal: AbortSignal): Promise<Uint8Array> {
+    const response = await upstreamFetch({
+      ...this.common(signal),
+      url: this.url('/v1/text:synthesize'),
+      method: 'POST',
+      headers: { ...this.common(signal).headers, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(body),
+    });
+    const answer = parseUpstreamJson<{ audioContent?: unknown }>(PROVIDER, response.body);
+    const content = answer?.audioContent;
+    if (typeof content !== 'string' || content.length === 0) throw badUpstreamResponse(PROVIDER, 'no "audioContent" in the answer');
+    if (!BASE64.test(content)) throw badUpstreamResponse(PROVIDER, '"audioContent" is not valid base64');
+    return new Uint8Array(Buffer.from(content, 'base64'));
+  }
+
+  private common(signal?: AbortSignal) {
+    return {
+      provider: PROVIDER,
+      fetch: this.fetch,
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      secrets: [this.options.apiKey],
+      headers: { 'x-goog-api-key': this.options.apiKey, accept: 'application/json' },
+    };
+  }
+
+  private url(path: string): string {
+    return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
+  }
+}

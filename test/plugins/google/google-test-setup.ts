@@ -1,0 +1,40 @@
+import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import google, { type GoogleOptions } from '../../../plugins/google';
+
+export const TEST_API_KEY = 'AIzaSyTestKey-0123456789abcdefghijklmn';
+
+const quiet = () => undefined;
+
+/** A Google provider on the real global fetch (nock answers it), as the gateway would build it. */
+export async function createGoogle(options: Partial<GoogleOptions> = {}): Promise<TtsProvider> {
+  const context: PluginContext = {
+    instanceId: 'google',
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    fetch: (input, init) => fetch(input, init),
+    signal: new AbortController().signal,
+  };
+  return google.create({ apiKey: TEST_API_KEY, baseUrl: 'https://texttospeech.googleapis.com', timeoutMs: 5000, ...options }, context);
+}
+
+export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): ProviderSynthesisRequest {
+  return {
+    model: 'google-standard',
+    voice: 'en-US-Standard-C',
+    text: 'Hello.',
+    format: 'mp3',
+    signal: new AbortController().signal,
+    requestId: 'test-request',
+    ...overrides,
+  };
+}
+
+/** The GatewayError a call fails with; fails the test when the call succeeds. */
+export async function failureOf(call: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('the call should have failed');
+}
