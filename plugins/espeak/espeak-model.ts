@@ -1,0 +1,28 @@
+/**
+ * The one model of the espeak plugin and what it does natively. Native ranges are only those
+ * where the mapping in prosody-mapping.ts was measured to give the gateway's meaning within
+ * 10% on every sampled voice (see README.md); the gateway's DSP does the rest.
+ */
+import type { ModelInfo } from '../../core';
+
+export const ESPEAK_MODEL_NAME = 'espeak-ng';
+
+export const ESPEAK_MODEL: ModelInfo = {
+  name: ESPEAK_MODEL_NAME,
+  description: 'eSpeak NG formant synthesis (embedded, WebAssembly): about 140 languages, no key, no network',
+  capabilities: {
+    formats: ['wav', 'pcm', 'mp3'],
+    // Words per minute track 1/duration closely for English and most voices, but some voices'
+    // pauses and phoneme lengths scale differently (Hebrew is 17% off at 0.5 and 29% at 2.0).
+    speed: { min: 0.75, max: 1.25 },
+    // Calibrated base pitch with the intonation range scaled alike: every voice within 10%,
+    // Maori being the widest (about -11% at 0.6).
+    pitch: { min: 0.65, max: 1.75 },
+    // Amplitude is linear, but many voices already peak near full scale at 100, and eSpeak
+    // hard-clips above it: only attenuation is native; the gateway amplifies with a limiter.
+    volume: { min: 0.5, max: 1 },
+    // A chunk this long is about two minutes of speech and a fraction of a second of one
+    // worker; longer text is split by the gateway and synthesized on several workers at once.
+    maxInputChars: 2000,
+  },
+};

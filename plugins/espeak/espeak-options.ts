@@ -1,0 +1,29 @@
+/** Options of the espeak plugin, as a deployment writes them under `providers[].options`. */
+import type { JsonSchema } from '../../core';
+
+export interface EspeakOptions {
+  /** Worker threads that synthesize; defaults to the number of cores. */
+  readonly workers?: number;
+  /** Voice used for warm-up and when a request names no voice; defaults to `en-us`. */
+  readonly defaultVoice?: string;
+}
+
+export const DEFAULT_VOICE = 'en-us';
+
+export const espeakOptionsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    workers: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 256,
+      description: 'Worker threads that synthesize (default: the number of cores).',
+    },
+    defaultVoice: {
+      type: 'string',
+      minLength: 1,
+      description: `eSpeak NG voiceId used for warm-up and when a request names no voice (default: ${DEFAULT_VOICE}).`,
+    },
+  },
+};

@@ -1,0 +1,89 @@
+/** The espeak provider: one model, a fixed voice list, synthesis in a worker pool. */
+import {
+  GatewayError,
+  type ModelInfo,
+  type ProviderAudio,
+  type ProviderSynthesisRequest,
+  type TtsProvider,
+  type VoiceInfo,
+} from '../../core';
+import { DEFAULT_VOICE } from './espeak-options';
+import { ESPEAK_MODEL, ESPEAK_MODEL_NAME } from './espeak-model';
+import { toEngineProsody } from './prosody-mapping';
+import type { EspeakSynthesisClient } from './synthesis-client';
+import { VoiceCatalogue } from './voice-catalogue';
+import type { EngineFormat } from './worker-messages';
+
+const ENGINE_FORMATS: readonly string[] = ESPEAK_MODEL.capabilities.formats;
+
+export class EspeakProvider implements TtsProvider {
+  private catalogue?: Promise<VoiceCatalogue>;
+
+  constructor(
+    private readonly client: EspeakSynthesisClient,
+    private readonly defaultVoice: string = DEFAULT_VOICE,
+  ) {}
+
+  async models(): Promise<readonly ModelInfo[]> {
+    return [ESPEAK_MODEL];
+  }
+
+  async voices(model: string): Promise<readonly VoiceInfo[]> {
+    assertModel(model);
+    return (await this.loadCatalogue()).voices;
+  }
+
+  async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    if (request.signal.aborted) throw new GatewayError('TTS_ERR_CANCELLED', 'espeak synthesis was cancelled');
+    assertModel(request.model);
+    if (!ENGINE_FORMATS.includes(request.format)) {
+      throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `espeak-ng cannot produce ${request.format} natively`, {
+        details: [{ field: 'format', reason: 'not native', supported: ENGINE_FORMATS }],
+      });
+    }
+    const voiceIdentifier = await this.resolveVoice(request.voice.trim() || this.defaultVoice);
+    const result = await this.client.synthesize({
+      voiceIdentifier,
+      text: request.text,
+      prosody: toEngineProsody(request),
+      format: request.format as EngineFormat,
+      signal: request.signal,
+    });
+    return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [] };
+  }
+
+  /** Loads the voice list and the engine in every worker (each synthesizes a word). */
+  async warmUp(): Promise<void> {
+    await this.client.warmUp(await this.resolveVoice(this.defaultVoice));
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  private async resolveVoice(voiceId: string): Promise<string> {
+    const identifier = (await this.loadCatalogue()).identifierOf(voiceId);
+    if (identifier) return identifier;
+    throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `espeak-ng has no voice ${JSON.stringify(voiceId)}`, {
+      details: [{ field: 'voice', reason: 'unknown voice for model espeak-ng' }],
+    });
+  }
+
+  /** The list is fixed by the bundled voice data: loaded once, retried only if loading failed. */
+  private loadCatalogue(): Promise<VoiceCatalogue> {
+    this.catalogue ??= this.client.listVoices().then(
+      (voices) => new VoiceCatalogue(voices),
+      (error: unknown) => {
+        this.catalogue = undefined;
+        throw error;
+      },
+    );
+    return this.catalogue;
+  }
+}
+
+function assertModel(model: string): void {
+  if (model !== ESPEAK_MODEL_NAME) {
+    throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `the espeak plugin has no model ${JSON.stringify(model)}`);
+  }
+}
