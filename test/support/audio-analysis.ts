@@ -110,11 +110,14 @@ function yinPeriod(samples: Float32Array, start: number, window: number, minLag:
   return undefined;
 }
 
-/** Median fundamental frequency (Hz) over voiced 10 ms frames, searched within 50..1000 Hz (YIN). */
+/** Lowest F0 searched: an octave below a low male voice (~70 Hz) still fits. */
+const MIN_F0 = 35;
+
+/** Median fundamental frequency (Hz) over voiced 10 ms frames, searched within 35..1000 Hz (YIN). */
 export function medianF0(pcm: PcmAudio): number {
   const audio = decimateForPitch(pcm);
   const minLag = Math.max(2, Math.floor(audio.sampleRate / 1000));
-  const maxLag = Math.ceil(audio.sampleRate / 50);
+  const maxLag = Math.ceil(audio.sampleRate / MIN_F0);
   const window = maxLag;
   const hop = Math.round(audio.sampleRate / 100);
   const levels = frameLevels(audio, hop);
