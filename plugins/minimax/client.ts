@@ -1,0 +1,43 @@
+import { parseUpstreamJson, upstreamFetch } from '../../core';
+import type { MiniMaxOptions } from './options-schema';
+import { baseResponseError, type BaseResponse } from './status-codes';
+
+export const PROVIDER = 'MiniMax';
+
+/** `https://api.minimax.io`, with or without a trailing `/` or `/v1`. */
+export function apiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+function endpointUrl(options: MiniMaxOptions, path: string): string {
+  const query = options.groupId ? `?GroupId=${encodeURIComponent(options.groupId)}` : '';
+  return `${apiRoot(options.baseUrl)}${path}${query}`;
+}
+
+/**
+ * POSTs JSON to one MiniMax endpoint and returns the parsed answer. HTTP failures are mapped by
+ * `upstreamFetch`; a 200 carrying a non-zero `base_resp.status_code` is mapped here.
+ */
+export async function postMiniMax<T extends { base_resp?: BaseResponse }>(
+  options: MiniMaxOptions,
+  fetchFunction: typeof fetch,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: endpointUrl(options, path),
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  const parsed = parseUpstreamJson<T>(PROVIDER, response.body);
+  const failure = baseResponseError(parsed?.base_resp, [options.apiKey]);
+  if (failure) throw failure;
+  return parsed;
+}

@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { GatewayError } from '../../../core';
+import { replayFixture } from '../../support/nock-fixtures';
+import { createMiniMax, synthesisRequest } from './provider-helpers';
+
+async function failure(scenario: string): Promise<GatewayError> {
+  const replay = await replayFixture('minimax', scenario);
+  try {
+    const { provider } = await createMiniMax();
+    await provider.synthesize(synthesisRequest());
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    return error as GatewayError;
+  } finally {
+    replay.done();
+  }
+  throw new Error(`${scenario}: the call succeeded`);
+}
+
+describe('minimax plugin: errors', () => {
+  it('maps base_resp 1004 on an HTTP 200 to an upstream credential error (502)', async () => {
+    const error = await failure('auth-failure');
+    expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
+    expect(error.status).to.equal(502);
+    expect(error.details[0]).to.include({ providerCode: '1004' });
+    expect(error.message).to.not.contain('mm-test-key');
+  });
+
+  it('maps an HTTP 401 the same way', async () => {
+    expect((await failure('http-401')).code).to.equal('TTS_ERR_UPSTREAM_AUTH');
+  });
+
+  it('maps base_resp 1002 (RPM) to 429 with the documented 60 s Retry-After', async () => {
+    const error = await failure('rate-limited');
+    expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');
+    expect(error.status).to.equal(429);
+    expect(error.retryAfterSeconds).to.equal(60);
+  });
+
+  it('maps invalid params (2013) and insufficient balance (1008) to 502 with the provider message', async () => {
+    const invalid = await failure('invalid-params');
+    expect(invalid.code).to.equal('TTS_ERR_UPSTREAM');
+    expect(invalid.message).to.contain('out of range');
+    const balance = await failure('insufficient-balance');
+    expect(balance.code).to.equal('TTS_ERR_UPSTREAM');
+    expect(balance.details[0]).to.include({ providerCode: '1008' });
+  });
+
+  it('maps an upstream 502 page to TTS_ERR_UPSTREAM', async () => {
+    const error = await failure('server-error');
+    expect(error.code).to.equal('TTS_ERR_UPSTREAM');
+    expect(error.status).to.equal(502);
+  });
+
+  it('rejects a success answer without audio and a truncated body as bad responses', async () => {
+    expect((await failure('malformed-no-audio')).code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    expect((await failure('malformed-truncated')).code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+  });
+
+  it('times out with TTS_ERR_TIMEOUT when MiniMax does not answer in timeoutMs', async () => {
+    const scope = nock('https://api.minimax.io').post('/v1/t2a_v2').delay(500).reply(200, { base_resp: { status_code: 0 } });
+    try {
+      const { provider } = await createMiniMax({ timeoutMs: 50 });
+      const error = await provider.synthesize(synthesisRequest()).catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(GatewayError);
+      expect((error as GatewayError).code).to.equal('TTS_ERR_TIMEOUT');
+      expect((error as GatewayError).status).to.equal(504);
+    } finally {
+      scope.persist(false);
+      nock.cleanAll();
+    }
+  });
+});
