@@ -1,0 +1,53 @@
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import type { ElevenLabsOptions } from './options-schema';
+
+export const PROVIDER = 'ElevenLabs';
+
+/** `https://api.elevenlabs.io`, with or without a trailing slash or `/v1`. */
+function apiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** A thin ElevenLabs HTTP client: every call goes through core's error mapping. */
+export class ElevenLabsClient {
+  constructor(
+    private readonly options: ElevenLabsOptions,
+    private readonly fetchFunction: typeof fetch,
+  ) {}
+
+  /** GETs a JSON document, for example `/v1/models` or `/v2/voices?page_size=100`. */
+  async getJson<T>(pathAndQuery: string, signal?: AbortSignal): Promise<T> {
+    const response = await upstreamFetch({
+      provider: PROVIDER,
+      fetch: this.fetchFunction,
+      url: `${apiRoot(this.options.baseUrl)}${pathAndQuery}`,
+      headers: { 'xi-api-key': this.options.apiKey, accept: 'application/json' },
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      secrets: [this.options.apiKey],
+    });
+    return parseUpstreamJson<T>(PROVIDER, response.body);
+  }
+
+  /** `POST /v1/text-to-speech/{voice_id}?output_format=...`; returns the audio bytes. */
+  async textToSpeech(voiceId: string, outputFormat: string, body: object, signal: AbortSignal): Promise<Uint8Array> {
+    const query = new URLSearchParams({ output_format: outputFormat });
+    const response = await upstreamFetch({
+      provider: PROVIDER,
+      fetch: this.fetchFunction,
+      url: `${apiRoot(this.options.baseUrl)}/v1/text-to-speech/${encodeURIComponent(voiceId)}?${query}`,
+      method: 'POST',
+      headers: { 'xi-api-key': this.options.apiKey, 'content-type': 'application/json', accept: 'audio/*' },
+      body: JSON.stringify(body),
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      secrets: [this.options.apiKey],
+    });
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('json') || contentType.startsWith('text/')) {
+      throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
+    }
+    if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
+    return response.body;
+  }
+}

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import elevenLabsPlugin, { type ElevenLabsOptions } from '../../../plugins/elevenlabs';
+
+export const TEST_KEY = 'xi-test-0123456789abcdef0123456789abcdef';
+export const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+
+export const baseOptions: ElevenLabsOptions = {
+  apiKey: TEST_KEY,
+  baseUrl: 'https://api.elevenlabs.io',
+  timeoutMs: 30000,
+  mp3OutputFormat: 'mp3_44100_128',
+  pcmSampleRate: 24000,
+  voicePageSize: 100,
+};
+
+export interface LoggedWarning {
+  readonly message: string;
+  readonly meta?: Record<string, unknown>;
+}
+
+export function testContext(fetchFunction: typeof fetch = fetch, warnings: LoggedWarning[] = []): PluginContext {
+  const quiet = () => undefined;
+  return {
+    instanceId: 'elevenlabs',
+    logger: { debug: quiet, info: quiet, warn: (message, meta) => warnings.push({ message, meta }), error: quiet },
+    fetch: fetchFunction,
+    signal: new AbortController().signal,
+  };
+}
+
+export async function createElevenLabs(options: Partial<ElevenLabsOptions> = {}, warnings: LoggedWarning[] = []): Promise<TtsProvider> {
+  return elevenLabsPlugin.create({ ...baseOptions, ...options }, testContext(fetch, warnings));
+}
+
+export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return { model: 'eleven_multilingual_v2', voice: RACHEL, text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    expect((error as GatewayError).code).to.equal(code);
+    return error as GatewayError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { replayFixture } from '../../support/nock-fixtures';
+import { createElevenLabs, expectCode, speechRequest, TEST_KEY } from './elevenlabs-harness';
+
+async function failWith(scenario: string, code: string) {
+  const replay = await replayFixture('elevenlabs', scenario);
+  try {
+    const provider = await createElevenLabs();
+    return await expectCode(provider.synthesize(speechRequest()), code);
+  } finally {
+    replay.done();
+  }
+}
+
+describe('elevenlabs plugin: upstream failures', () => {
+  it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502), carrying ElevenLabs\' status but not the key', async () => {
+    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH');
+    expect(error.status).to.equal(502);
+    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key', providerMessage: 'Invalid API key' });
+    expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
+  });
+
+  it('maps 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {
+    const error = await failWith('rate-limited', 'TTS_ERR_RATE_LIMITED');
+    expect(error.retryAfterSeconds).to.equal(5);
+  });
+
+  it('maps 500 to TTS_ERR_UPSTREAM (502)', async () => {
+    const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
+    expect(error.status).to.equal(502);
+  });
+
+  it('rejects a 200 answer that is an HTML page', async () => {
+    await failWith('speech-not-audio', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+  });
+
+  it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
+    nock('https://api.elevenlabs.io').post(/\/v1\/text-to-speech\/.*/).delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
+    try {
+      const provider = await createElevenLabs({ timeoutMs: 50 });
+      const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      expect(error.status).to.equal(504);
+    } finally {
+      nock.cleanAll();
+    }
+  });
+});
