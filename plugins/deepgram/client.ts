@@ -1,0 +1,53 @@
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch, type AudioFormat } from '../../core';
+import type { DeepgramOptions } from './options-schema';
+import { speakQuery } from './output-formats';
+
+export const PROVIDER = 'Deepgram';
+
+function apiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+const authorization = (options: DeepgramOptions) => ({ authorization: `Token ${options.apiKey}` });
+
+/** `POST /v1/speak?model=<voice>&...` with `{text}`; returns the audio bytes. */
+export async function requestSpeech(
+  options: DeepgramOptions,
+  fetchFunction: typeof fetch,
+  voice: string,
+  format: AudioFormat,
+  text: string,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(voice, format)}`,
+    method: 'POST',
+    headers: { ...authorization(options), 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
+  }
+  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
+  return response.body;
+}
+
+/** `GET /v1/models`: the project's speech-to-text and text-to-speech models. */
+export async function requestModels<T>(options: DeepgramOptions, fetchFunction: typeof fetch, signal?: AbortSignal): Promise<T> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: `${apiRoot(options.baseUrl)}/v1/models`,
+    headers: authorization(options),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  return parseUpstreamJson<T>(PROVIDER, response.body);
+}

@@ -1,0 +1,53 @@
+import {
+  GatewayError,
+  isGatewayError,
+  type ModelInfo,
+  type PluginContext,
+  type ProviderAudio,
+  type ProviderSynthesisRequest,
+  type TtsProvider,
+  type VoiceInfo,
+} from '../../core';
+import { requestModels, requestSpeech } from './client';
+import { DEEPGRAM_MODELS, familyOfVoice, isDeepgramModel } from './models';
+import type { DeepgramOptions } from './options-schema';
+import { SPEAK_FORMATS } from './output-formats';
+import { bundledVoices, voicesFromModels, type ModelsResponse } from './voices';
+
+/** One configured Deepgram project: Aura families as models, their voices, REST synthesis. */
+export class DeepgramProvider implements TtsProvider {
+  constructor(
+    private readonly options: DeepgramOptions,
+    private readonly context: PluginContext,
+  ) {}
+
+  async models(): Promise<readonly ModelInfo[]> {
+    return DEEPGRAM_MODELS;
+  }
+
+  /** The family's voices from `GET /v1/models`; the bundled list when that fails (logged). */
+  async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
+    if (!isDeepgramModel(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Deepgram has no speech model '${model}'`);
+    try {
+      return voicesFromModels(await requestModels<ModelsResponse>(this.options, this.context.fetch, signal), model);
+    } catch (error) {
+      if (isGatewayError(error) && error.code === 'TTS_ERR_CANCELLED') throw error;
+      this.context.logger.warn('Deepgram model list unavailable; serving the bundled Aura voices', {
+        instanceId: this.context.instanceId,
+        error: isGatewayError(error) ? error.code : 'unexpected',
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return bundledVoices(model);
+    }
+  }
+
+  /** The voice is Deepgram's model id; speed, pitch and volume never reach here (none native). */
+  async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    if (familyOfVoice(request.voice) !== request.model) {
+      throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${request.voice}' is not a ${request.model} voice`);
+    }
+    const audio = await requestSpeech(this.options, this.context.fetch, request.voice, request.format, request.text, request.signal);
+    const sampleRate = SPEAK_FORMATS[request.format].sampleRate;
+    return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate } : {}), warnings: [] };
+  }
+}

@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { GatewayError } from '../../../core';
+import { replayFixture } from '../../support/nock-fixtures';
+import { createDeepgram, synthesisRequest } from './provider-helpers';
+
+async function failure(scenario: string): Promise<GatewayError> {
+  const replay = await replayFixture('deepgram', scenario);
+  try {
+    const { provider } = await createDeepgram();
+    await provider.synthesize(synthesisRequest());
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    return error as GatewayError;
+  } finally {
+    replay.done();
+  }
+  throw new Error(`${scenario}: the call succeeded`);
+}
+
+describe('deepgram plugin: errors', () => {
+  it('maps 401 INVALID_AUTH to an upstream credential error with Deepgram err_msg', async () => {
+    const error = await failure('unauthorized');
+    expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
+    expect(error.status).to.equal(502);
+    expect(error.message).to.contain('Invalid credentials.');
+    expect(error.message).to.not.contain('dg-test-key');
+  });
+
+  it('maps 429 to TTS_ERR_RATE_LIMITED (no Retry-After from Deepgram: the 1 s default)', async () => {
+    const error = await failure('rate-limited');
+    expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');
+    expect(error.retryAfterSeconds).to.equal(1);
+  });
+
+  it('maps 503 to TTS_ERR_UPSTREAM', async () => {
+    const error = await failure('server-error');
+    expect(error.code).to.equal('TTS_ERR_UPSTREAM');
+    expect(error.details[0]).to.include({ upstreamStatus: 503 });
+  });
+
+  it('rejects a JSON body where audio was expected', async () => {
+    expect((await failure('malformed-json-body')).code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+  });
+
+  it('times out with TTS_ERR_TIMEOUT', async () => {
+    nock('https://api.deepgram.com').post('/v1/speak').query(true).delay(500).reply(200, 'late', { 'content-type': 'audio/mpeg' });
+    try {
+      const { provider } = await createDeepgram({ timeoutMs: 50 });
+      const error = await provider.synthesize(synthesisRequest()).catch((caught: unknown) => caught);
+      expect(error).to.have.property('code', 'TTS_ERR_TIMEOUT');
+    } finally {
+      nock.cleanAll();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import type { PluginContext, ProviderSynthesisRequest, TtsProvider } from '../../../core';
+import plugin, { type DeepgramOptions } from '../../../plugins/deepgram';
+
+/** A Deepgram provider on the real fetch (nock answers), with its logged warnings captured. */
+export async function createDeepgram(options: Partial<DeepgramOptions> = {}): Promise<{ provider: TtsProvider; warnings: Record<string, unknown>[] }> {
+  const warnings: Record<string, unknown>[] = [];
+  const quiet = () => undefined;
+  const context: PluginContext = {
+    instanceId: 'deepgram-test',
+    logger: { debug: quiet, info: quiet, error: quiet, warn: (_message, meta) => warnings.push(meta ?? {}) },
+    fetch,
+    signal: new AbortController().signal,
+  };
+  const provider = await plugin.create({ apiKey: 'dg-test-key-0123456789', baseUrl: 'https://api.deepgram.com', timeoutMs: 5000, ...options }, context);
+  return { provider, warnings };
+}
+
+export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return {
+    model: 'aura-2',
+    voice: 'aura-2-thalia-en',
+    text: 'Hello from Deepgram.',
+    format: 'mp3',
+    signal: new AbortController().signal,
+    requestId: 'req-1',
+    ...overrides,
+  };
+}
