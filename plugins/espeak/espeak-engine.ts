@@ -32,6 +32,9 @@ interface EspeakModule {
   eSpeakNGWorker: new () => NativeSynthesizer;
 }
 
+/** eSpeak's own amplitude; volume is applied as a gain afterwards (see prosody-mapping.ts). */
+const DEFAULT_AMPLITUDE = 100;
+
 type EspeakModuleFactory = (moduleArguments?: Record<string, unknown>) => Promise<EspeakModule>;
 
 // The package is ESM-only; a real dynamic import() is needed, which tsc (CommonJS output)
@@ -80,15 +83,32 @@ export class EspeakEngine {
     this.synthesizer.set_rate(prosody.rate);
     this.synthesizer.set_pitch(prosody.pitch);
     this.synthesizer.set_range(prosody.range);
-    this.synthesizer.set_volume(prosody.amplitude);
+    this.synthesizer.set_volume(DEFAULT_AMPLITUDE);
     const blocks: Int16Array[] = [];
     let cancelled = false;
-    this.synthesizer.synthesize(text, (samples) => {
+    this.synthesizer.synthesize(escapeMarkup(text), (samples) => {
       blocks.push(samples);
       cancelled = shouldStop();
       return cancelled;
     });
-    return { samples: concatenate(blocks), sampleRate: this.sampleRate, cancelled };
+    const samples = concatenate(blocks);
+    if (prosody.gain !== 1) applyGain(samples, prosody.gain);
+    return { samples, sampleRate: this.sampleRate, cancelled };
+  }
+}
+
+/**
+ * This build parses SSML: plain text such as `<break time="600s"/>` or `x <y> z` would be taken
+ * as markup (silence for minutes, words dropped). Escaped, it is read as written.
+ */
+function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Scales in place, clamping to the 16-bit range. */
+function applyGain(samples: Int16Array, gain: number): void {
+  for (let index = 0; index < samples.length; index += 1) {
+    samples[index] = Math.max(-32768, Math.min(32767, Math.round(samples[index] * gain)));
   }
 }
 

@@ -15,11 +15,11 @@ export const ESPEAK_MODEL: ModelInfo = {
     // Words per minute track 1/duration closely for English and most voices, but some voices'
     // pauses and phoneme lengths scale differently (Hebrew is 17% off at 0.5 and 29% at 2.0).
     speed: { min: 0.75, max: 1.25 },
-    // Calibrated base pitch with the intonation range scaled alike: every voice within 10%,
-    // Maori being the widest (about -11% at 0.6).
-    pitch: { min: 0.65, max: 1.75 },
-    // Amplitude is linear, but many voices already peak near full scale at 100, and eSpeak
-    // hard-clips above it: only attenuation is native; the gateway amplifies with a limiter.
+    // Calibrated base pitch with the intonation range scaled alike: every voice within 10%
+    // (Maori is the widest: -7.5% at 0.7, -11.5% at 0.6, +8.6% at 1.75).
+    pitch: { min: 0.7, max: 1.75 },
+    // An exact gain on the samples, but many voices already peak near full scale at 1.0:
+    // only attenuation is native; the gateway amplifies with its limiter.
     volume: { min: 0.5, max: 1 },
     // A chunk this long is about two minutes of speech and a fraction of a second of one
     // worker; longer text is split by the gateway and synthesized on several workers at once.

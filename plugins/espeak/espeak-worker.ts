@@ -35,7 +35,7 @@ async function handle(task: EspeakTask): Promise<WorkerReply<EspeakResult>> {
     case 'warm-up': {
       // Loads the WASM and its data, then runs the whole path once (including the MP3 encoder).
       const loaded = await getEngine();
-      const prosody = { rate: 175, pitch: 50, range: 50, amplitude: 100 };
+      const prosody = { rate: 175, pitch: 50, range: 50, gain: 1 };
       const speech = loaded.synthesize(task.voiceIdentifier, 'ready', prosody, () => false);
       await encodeSamples(speech.samples, speech.sampleRate, 'mp3');
       return { result: { kind: 'warm' } };

@@ -37,7 +37,9 @@ export function toEngineProsody(multipliers: ProsodyMultipliers): EngineProsody 
     // The base pitch alone moves only the floor of the intonation; scaling the range by the
     // same factor moves the whole contour, so the median F0 follows the multiplier.
     range: clamp(Math.round(50 * pitch), 0, 100),
-    amplitude: clamp(Math.round(100 * volume), 0, 200),
+    // eSpeak's own amplitude setting is linear for most voices but not all (Maori is 28% off
+    // at 0.5), so volume is an exact gain on the samples instead.
+    gain: clamp(volume, 0, 4),
   };
 }
 

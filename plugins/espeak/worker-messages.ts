@@ -20,8 +20,8 @@ export interface EngineProsody {
   readonly pitch: number;
   /** Pitch range (intonation excursion), 0..100 (50 = the voice's own). */
   readonly range: number;
-  /** Amplitude, 0..200 (100 = the voice's own). */
-  readonly amplitude: number;
+  /** Linear gain applied to the samples after synthesis (1 = unchanged). */
+  readonly gain: number;
 }
 
 export type EngineFormat = 'pcm' | 'wav' | 'mp3';
