@@ -1,0 +1,18 @@
+import type { Response } from 'express';
+import { GatewayError } from '../core';
+
+/** An AbortSignal that fires when the client goes away before the answer is complete. */
+export interface DisconnectSignal {
+  readonly signal: AbortSignal;
+  /** Stops watching (call once the work is done). */
+  dispose(): void;
+}
+
+export function abortOnDisconnect(response: Response): DisconnectSignal {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!response.writableFinished) controller.abort(new GatewayError('TTS_ERR_CANCELLED', 'The client went away'));
+  };
+  response.once('close', onClose);
+  return { signal: controller.signal, dispose: () => response.off('close', onClose) };
+}

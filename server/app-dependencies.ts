@@ -1,0 +1,54 @@
+import type { Logger } from 'winston';
+import type { GatewayConfig } from '../config/types';
+import type { AccountService, AudioFormat, AudioStore, VoiceInfo } from '../core';
+
+/** A validated body of POST /api/v1/common/tts-sync, defaults applied. */
+export interface SynthesisRequest {
+  readonly model: string;
+  readonly text: string;
+  readonly voice: string;
+  readonly speed: number;
+  readonly pitch: number;
+  readonly volume: number;
+  readonly format: AudioFormat;
+}
+
+/** Who asks and how to stop: the signal aborts when the client disconnects. */
+export interface SynthesisContext {
+  readonly requestId: string;
+  readonly accountId: string;
+  readonly signal: AbortSignal;
+}
+
+/** What a synthesis produced: a file already saved in the AudioStore. */
+export interface SynthesisOutcome {
+  readonly fileName: string;
+  readonly size: number;
+  readonly format: AudioFormat;
+  /** How each setting was honoured, for the `X-TTS-Applied` header, e.g. `speed=native; pitch=dsp`. */
+  readonly applied: string;
+  readonly sampleRate?: number;
+}
+
+/** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */
+export type SynthesizeFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisOutcome>;
+
+/** Model names, sorted by provider then name. */
+export type ListModelsFunction = (signal?: AbortSignal) => Promise<readonly string[]>;
+
+/** Voices of one model; throws a 404 GatewayError for an unknown model. */
+export type ListVoicesFunction = (model: string, signal?: AbortSignal) => Promise<readonly VoiceInfo[]>;
+
+/**
+ * Everything the HTTP layer needs, as a plain object: the composition root builds it from the
+ * container, tests build it by hand with fakes.
+ */
+export interface AppDependencies {
+  readonly config: GatewayConfig;
+  readonly logger: Logger;
+  readonly accounts: AccountService;
+  readonly audioStore: AudioStore;
+  readonly listModels: ListModelsFunction;
+  readonly listVoices: ListVoicesFunction;
+  readonly synthesize: SynthesizeFunction;
+}

@@ -1,0 +1,51 @@
+import express from 'express';
+import type { AppDependencies } from './app-dependencies';
+import { accessLog } from './middleware/access-log';
+import { requireApiKey } from './middleware/api-key-auth';
+import { errorHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { notFound } from './middleware/not-found';
+import { requestId } from './middleware/request-id';
+import { validateBody } from './middleware/validate-body';
+import { createAudioRoutes } from './routes/audio-routes';
+import { createAuthRoutes } from './routes/auth-routes';
+import { createToolsRoutes } from './routes/tools-routes';
+import { createTtsRoutes } from './routes/tts-routes';
+import { createRequestAjv } from './validation/ajv-instance';
+import { CREATE_KEY_SCHEMA, LOGIN_SCHEMA, REGISTER_SCHEMA, TTS_SYNC_SCHEMA } from './validation/request-schemas';
+
+/** The HTTP API as a route table; every piece is built from `dependencies`, nothing is global. */
+export function createApp(dependencies: AppDependencies): express.Application {
+  const { config, logger, accounts, audioStore } = dependencies;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', config.server.trustProxy);
+
+  const ajv = createRequestAjv();
+  const body = (schema: object) => [jsonBody(config.server.bodyLimitBytes), validateBody(ajv.compile(schema))];
+  const apiKey = requireApiKey(accounts);
+  const auth = createAuthRoutes(accounts);
+  const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, logger, publicBaseUrl: config.server.publicBaseUrl });
+  const tools = createToolsRoutes(dependencies.listModels, dependencies.listVoices);
+  const audio = createAudioRoutes(audioStore);
+  const downloadGuard = config.storage.downloadRequiresKey ? [apiKey] : [];
+
+  app.use(requestId(), accessLog(logger));
+
+  app.post('/api/v1/auth/register', ...body(REGISTER_SCHEMA), auth.register);
+  app.post('/api/v1/auth/login', ...body(LOGIN_SCHEMA), auth.login);
+  app.get('/api/v1/auth/keys', apiKey, auth.listKeys);
+  app.post('/api/v1/auth/keys', apiKey, ...body(CREATE_KEY_SCHEMA), auth.createKey);
+  app.delete('/api/v1/auth/keys/:id', apiKey, auth.revokeKey);
+
+  app.post('/api/v1/common/tts-sync', apiKey, ...body(TTS_SYNC_SCHEMA), tts.synthesize);
+  app.get('/api/v1/tools/models', apiKey, tools.models);
+  app.get('/api/v1/tools/voices/:model', apiKey, tools.voices);
+  // GET routes answer HEAD too.
+  app.get('/api/v1/audio/download/:file', ...downloadGuard, audio.download);
+
+  app.use(notFound());
+  app.use(errorHandler(logger));
+  return app;
+}

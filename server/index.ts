@@ -1,0 +1,11 @@
+export { createApp } from './app';
+export type {
+  AppDependencies,
+  ListModelsFunction,
+  ListVoicesFunction,
+  SynthesisContext,
+  SynthesisOutcome,
+  SynthesisRequest,
+  SynthesizeFunction,
+} from './app-dependencies';
+export { errorEnvelope, sendSuccess, successEnvelope, type ErrorEnvelope, type SuccessEnvelope } from './envelope';

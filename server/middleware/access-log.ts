@@ -1,0 +1,34 @@
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from 'winston';
+import { requestIdOf } from '../request-context';
+
+const MAX_LOGGED_PATH = 200;
+
+/**
+ * The route pattern, not the URL: download names are capabilities and stay out of the logs.
+ * Unmatched requests log their path (without the query string).
+ */
+function routeOf(request: Request): string {
+  const routePath: unknown = request.route?.path;
+  if (typeof routePath === 'string') return `${request.baseUrl}${routePath}`;
+  return `(unmatched) ${request.path.slice(0, MAX_LOGGED_PATH)}`;
+}
+
+/** One line per request: id, method, route, status and latency. Never headers or bodies. */
+export function accessLog(logger: Logger): RequestHandler {
+  return function logAccess(request, response, next) {
+    const started = process.hrtime.bigint();
+    response.once('close', () => {
+      const latencyMs = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+      logger.info('request', {
+        requestId: requestIdOf(response),
+        method: request.method,
+        route: routeOf(request),
+        status: response.statusCode,
+        latencyMs,
+        ...(response.writableFinished ? {} : { aborted: true }),
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from 'winston';
+import { GatewayError } from '../../core';
+import { errorEnvelope } from '../envelope';
+import { requestIdOf } from '../request-context';
+import { toGatewayError } from './translate-error';
+
+/** Headers that describe a file or a success; an error answer must not carry them. */
+const SUCCESS_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'ETag', 'Last-Modified', 'Accept-Ranges', 'X-TTS-Applied'];
+
+function clearSuccessHeaders(response: Response, keepContentRange: boolean): void {
+  for (const header of SUCCESS_HEADERS) response.removeHeader(header);
+  if (!keepContentRange) response.removeHeader('Content-Range');
+}
+
+/**
+ * The one place that turns errors into answers: a GatewayError by its status into the
+ * envelope; anything else into a generic 500 (logged with the request id, never shown).
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return function handleError(error: unknown, request, response, next) {
+    const requestId = requestIdOf(response);
+    const known = toGatewayError(error);
+    const gatewayError = known ?? new GatewayError('TTS_ERR_INTERNAL', 'Internal server error');
+    if (!known) {
+      const { name, message, stack } = error instanceof Error ? error : { name: typeof error, message: String(error), stack: undefined };
+      logger.error('unexpected error', { requestId, errorName: name, errorMessage: message, stack });
+    } else if (gatewayError.status >= 500) {
+      logger.warn('request failed', { requestId, code: gatewayError.code, errorMessage: gatewayError.message, details: gatewayError.details });
+    } else {
+      logger.debug('request refused', { requestId, code: gatewayError.code, status: gatewayError.status });
+    }
+    if (response.headersSent) {
+      // Part of an answer is out: the only honest signal left is to cut the connection.
+      request.socket.destroy();
+      return;
+    }
+    clearSuccessHeaders(response, gatewayError.code === 'TTS_ERR_RANGE_NOT_SATISFIABLE');
+    response.setHeader('Cache-Control', 'no-store');
+    if (gatewayError.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(Math.max(0, Math.ceil(gatewayError.retryAfterSeconds))));
+    }
+    response.status(gatewayError.status).type('application/json').json(errorEnvelope(gatewayError));
+  };
+}

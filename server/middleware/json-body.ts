@@ -1,0 +1,44 @@
+import express, { type RequestHandler } from 'express';
+import { GatewayError } from '../../core';
+
+/** body-parser marks its errors with a `type`; these are the ones a client causes. */
+function translateBodyParserError(error: unknown, limitBytes: number): unknown {
+  const type = typeof error === 'object' && error !== null && 'type' in error ? error.type : undefined;
+  switch (type) {
+    case 'entity.too.large':
+      return new GatewayError('TTS_ERR_PAYLOAD_TOO_LARGE', `Request body is larger than the limit of ${limitBytes} bytes`);
+    case 'entity.parse.failed':
+      return new GatewayError('TTS_ERR_MALFORMED_JSON', 'Request body is not valid JSON');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+    case 'request.size.invalid':
+      return new GatewayError('TTS_ERR_VALIDATION', 'Request body encoding is not supported; send UTF-8 JSON', {
+        details: [{ field: 'Content-Type', reason: String(type) }],
+      });
+    case 'request.aborted':
+      return new GatewayError('TTS_ERR_CANCELLED', 'The client went away');
+    default:
+      return error;
+  }
+}
+
+/**
+ * Parses a JSON body of at most `limitBytes`. A body sent with another Content-Type is refused
+ * (400) rather than ignored; a request without a body leaves `request.body` undefined.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes, strict: true });
+  return function parseJsonBody(request, response, next) {
+    // type-is counts `Content-Length: 0` as a body; an empty POST is simply a request without one.
+    const hasBody = request.get('Transfer-Encoding') !== undefined || Number(request.get('Content-Length') ?? 0) > 0;
+    if (hasBody && request.is('application/json') === false) {
+      next(
+        new GatewayError('TTS_ERR_VALIDATION', 'Content-Type must be application/json', {
+          details: [{ field: 'Content-Type', reason: 'must be application/json' }],
+        }),
+      );
+      return;
+    }
+    parse(request, response, (error?: unknown) => (error ? next(translateBodyParserError(error, limitBytes)) : next()));
+  };
+}

@@ -1,0 +1,24 @@
+import type { Response } from 'express';
+import { GatewayError, type AuthenticatedKey } from '../core';
+
+/** Per-request values kept in `response.locals`, read and written only through these helpers. */
+
+export function requestIdOf(response: Response): string {
+  const requestId: unknown = response.locals.requestId;
+  return typeof requestId === 'string' ? requestId : 'unknown';
+}
+
+export function setRequestId(response: Response, requestId: string): void {
+  response.locals.requestId = requestId;
+}
+
+export function setPrincipal(response: Response, principal: AuthenticatedKey): void {
+  response.locals.principal = principal;
+}
+
+/** The authenticated caller; a route that reads it without the auth middleware is a wiring bug. */
+export function principalOf(response: Response): AuthenticatedKey {
+  const principal = response.locals.principal as AuthenticatedKey | undefined;
+  if (!principal) throw new GatewayError('TTS_ERR_INTERNAL', 'Internal error');
+  return principal;
+}

@@ -1,0 +1,12 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * One ajv for request bodies: every error reported, defaults filled in, no type coercion
+ * (a string "1.5" is not a number), `verbose` so messages can quote a field's bounds.
+ */
+export function createRequestAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: true, verbose: true });
+  addFormats(ajv, ['email']);
+  return ajv;
+}

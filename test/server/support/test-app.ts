@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Application } from 'express';
+import request from 'supertest';
+import winston from 'winston';
+import type { GatewayConfig } from '../../../config/types';
+import { AccountService, FileSystemAudioStore, SqliteAccountStore, type VoiceInfo } from '../../../core';
+import { createApp } from '../../../server/app';
+import type { ListModelsFunction, ListVoicesFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
+
+export interface TestAppOptions {
+  readonly synthesize?: SynthesizeFunction;
+  readonly listModels?: ListModelsFunction;
+  readonly listVoices?: ListVoicesFunction;
+  readonly bodyLimitBytes?: number;
+  readonly downloadRequiresKey?: boolean;
+  readonly registration?: 'open' | 'closed';
+  readonly publicBaseUrl?: string;
+}
+
+/** One in-process app with its own in-memory database, audio folder and captured log. */
+export interface TestApp {
+  readonly app: Application;
+  readonly accounts: AccountService;
+  readonly store: SqliteAccountStore;
+  readonly audioStore: FileSystemAudioStore;
+  /** Every log entry written, as objects. */
+  readonly logs: Record<string, unknown>[];
+  /** Calls the fake synthesize received. */
+  readonly synthesisCalls: { request: SynthesisRequest; context: SynthesisContext }[];
+  /** Registers an account and returns its key. */
+  register(email?: string): Promise<{ apiKey: string; keyId: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+export const VOICES: readonly VoiceInfo[] = [
+  { voiceId: 'en-us', voiceName: 'English (US)', language: 'en-US', gender: 'Unknown', description: 'test voice' },
+];
+
+export function testConfig(options: TestAppOptions, audioPath: string): GatewayConfig {
+  return {
+    server: { port: 8080, host: '127.0.0.1', publicBaseUrl: options.publicBaseUrl, bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024, trustProxy: false },
+    storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
+    database: { url: 'sqlite::memory:' },
+    auth: { registration: options.registration ?? 'open' },
+    cache: { catalogTtlMs: 600_000 },
+    synthesis: { timeoutMs: 30_000, chunkConcurrency: 2 },
+    logging: { level: 'debug', format: 'json' },
+    providers: [],
+    baseDirectory: process.cwd(),
+    skippedProviders: [],
+  };
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const directory = mkdtempSync(join(tmpdir(), 'server-test-'));
+  const config = testConfig(options, join(directory, 'audio'));
+  const store = new SqliteAccountStore(':memory:');
+  const accounts = new AccountService(store, { registration: config.auth.registration, scrypt: { cost: 1024, blockSize: 8, parallelization: 1 } });
+  const audioStore = new FileSystemAudioStore(config.storage.path, config.storage.retentionMs);
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, encoding, callback) {
+      logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const logger = winston.createLogger({ level: 'debug', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+  const synthesisCalls: TestApp['synthesisCalls'] = [];
+  // By default synthesis really stores a file, so the download route can be driven end to end.
+  const defaultSynthesize: SynthesizeFunction = async (synthesisRequest) => {
+    const sampleRate = synthesisRequest.format === 'pcm' ? 24_000 : undefined;
+    const saved = await audioStore.save(Buffer.from(`audio for ${synthesisRequest.text}`), synthesisRequest.format, { sampleRate });
+    return { ...saved, format: synthesisRequest.format, applied: 'speed=native; pitch=dsp', sampleRate };
+  };
+  const synthesize: SynthesizeFunction = (synthesisRequest, context) => {
+    synthesisCalls.push({ request: synthesisRequest, context });
+    return (options.synthesize ?? defaultSynthesize)(synthesisRequest, context);
+  };
+  const app = createApp({
+    config,
+    logger,
+    accounts,
+    audioStore,
+    listModels: options.listModels ?? (async () => ['espeak-ng', 'tts-1']),
+    listVoices: options.listVoices ?? (async () => VOICES),
+    synthesize,
+  });
+  let counter = 0;
+  return {
+    app,
+    accounts,
+    store,
+    audioStore,
+    logs,
+    synthesisCalls,
+    async register(email?: string) {
+      counter += 1;
+      const response = await request(app)
+        .post('/api/v1/auth/register')
+        .send({ email: email ?? `user${counter}@example.com`, password: 'password-123' })
+        .expect(200);
+      return { apiKey: response.body.data.apiKey, keyId: response.body.data.keyId, accountId: response.body.data.account.id };
+    },
+    async close() {
+      logger.close();
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts the error envelope of an answer and returns its error part. */
+export function expectErrorEnvelope(body: unknown, code: string): { code: string; details: Record<string, unknown>[] } {
+  const envelope = body as { success: boolean; data: unknown; message: string; timestamp: number; error: { code: string; details: Record<string, unknown>[] } };
+  if (envelope.success !== false || envelope.data !== null || typeof envelope.message !== 'string' || typeof envelope.timestamp !== 'number') {
+    throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  }
+  if (envelope.error.code !== code) throw new Error(`expected ${code}, got ${envelope.error.code}: ${envelope.message}`);
+  return envelope.error;
+}
