@@ -15,6 +15,12 @@ export const DECODABLE_FORMATS: readonly AudioFormat[] = ['wav', 'pcm', 'mp3', '
  */
 export async function decodeAudio(bytes: Uint8Array, format: AudioFormat, sampleRate?: number): Promise<PcmAudio> {
   if (bytes.length === 0) throw undecodable(format, 'empty audio');
+  const decoded = await decodeByFormat(bytes, format, sampleRate);
+  if (decoded.samples.length === 0) throw undecodable(format, 'no audio samples');
+  return decoded;
+}
+
+async function decodeByFormat(bytes: Uint8Array, format: AudioFormat, sampleRate: number | undefined): Promise<PcmAudio> {
   switch (format) {
     case 'wav':
       return decodeWav(bytes);

@@ -1,3 +1,4 @@
+import { isGatewayError } from '../../errors';
 import { loadFlac } from '../codecs/flac-library';
 import { downmixPlanar, type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
@@ -53,6 +54,9 @@ export async function decodeFlac(bytes: Uint8Array): Promise<PcmAudio> {
     if (status !== 0) throw undecodable('flac', `decoder init status ${status}`);
     flac.FLAC__stream_decoder_process_until_end_of_stream(decoder);
     flac.FLAC__stream_decoder_finish(decoder);
+  } catch (failure) {
+    if (isGatewayError(failure)) throw failure;
+    throw undecodable('flac', failure instanceof Error ? failure.message : String(failure));
   } finally {
     flac.FLAC__stream_decoder_delete(decoder);
   }

@@ -1,5 +1,6 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { OggOpusDecoder } from 'ogg-opus-decoder';
+import { isGatewayError } from '../../errors';
 import { downmixPlanar, type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
 
@@ -31,7 +32,7 @@ async function runDecoder<Decoder extends WasmDecoder>(
     // Copy so the result does not pin the decoder's WASM memory.
     return { samples: Float32Array.from(downmixPlanar(channels)), sampleRate: decoded.sampleRate };
   } catch (error) {
-    if (error instanceof Error && error.name === 'GatewayError') throw error;
+    if (isGatewayError(error)) throw error;
     throw undecodable(format, error instanceof Error ? error.message : String(error));
   } finally {
     decoder.free();

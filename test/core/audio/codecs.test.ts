@@ -105,3 +105,11 @@ describe('audio encoders', () => {
     await expectGatewayError(encodeAudio(speech, 'aac'), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 });
+
+describe('audio decoders on empty content', () => {
+  it('rejects a WAV whose data chunk is empty', async () => {
+    const header = speechWavBytes().slice(0, 44);
+    new DataView(header.buffer).setUint32(40, 0, true);
+    await expectGatewayError(decodeAudio(header, 'wav'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+  });
+});
