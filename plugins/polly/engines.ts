@@ -1,0 +1,44 @@
+import type { AudioFormat, ModelCapabilities, ModelInfo } from '../../core';
+
+export type PollyEngineName = 'standard' | 'neural' | 'long-form' | 'generative';
+
+/** One Polly engine, published as one model. */
+export interface PollyEngine {
+  readonly model: string;
+  readonly engine: PollyEngineName;
+  readonly label: string;
+  /** The engine's own MP3 rate (Polly's default for it): 22050 for standard, 24000 otherwise. */
+  readonly mp3SampleRate: number;
+  readonly capabilities: ModelCapabilities;
+}
+
+/** PCM is s16le mono at 8000 or 16000 Hz only; 16000 is Polly's default and the better one. */
+export const PCM_SAMPLE_RATE = 16_000;
+
+/**
+ * mp3 and pcm are declared; ogg_vorbis is not (Vorbis is not Opus: the gateway makes opus).
+ * Prosody: `rate` 20%..200% and `volume` in dB work on every engine; `pitch` only on standard,
+ * as a percentage of the baseline without a documented range, so the gateway does pitch itself.
+ * 3,000 billed characters per call (SSML tags are not billed).
+ */
+const capabilities: ModelCapabilities = {
+  formats: ['mp3', 'pcm'] as readonly AudioFormat[],
+  speed: { min: 0.2, max: 2 },
+  volume: { min: 0.5, max: 2 },
+  maxInputChars: 3000,
+};
+
+export const POLLY_ENGINES: readonly PollyEngine[] = [
+  { model: 'polly-standard', engine: 'standard', label: 'standard', mp3SampleRate: 22_050, capabilities },
+  { model: 'polly-neural', engine: 'neural', label: 'neural', mp3SampleRate: 24_000, capabilities },
+  { model: 'polly-long-form', engine: 'long-form', label: 'long-form', mp3SampleRate: 24_000, capabilities },
+  { model: 'polly-generative', engine: 'generative', label: 'generative', mp3SampleRate: 24_000, capabilities },
+];
+
+export function findEngine(model: string): PollyEngine | undefined {
+  return POLLY_ENGINES.find((engine) => engine.model === model);
+}
+
+export function toModelInfo(engine: PollyEngine): ModelInfo {
+  return { name: engine.model, description: `Amazon Polly, ${engine.label} engine`, capabilities: engine.capabilities };
+}

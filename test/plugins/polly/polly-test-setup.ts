@@ -1,0 +1,44 @@
+import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import polly, { type PollyOptions } from '../../../plugins/polly';
+
+/** AWS's documented example credentials: never valid anywhere. */
+export const TEST_CREDENTIALS = {
+  accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'AKIDEXAMPLE',
+  secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+};
+
+const quiet = () => undefined;
+
+export async function createPolly(options: Partial<PollyOptions> = {}): Promise<TtsProvider> {
+  const context: PluginContext = {
+    instanceId: 'polly',
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    fetch: (input, init) => fetch(input, init),
+    signal: new AbortController().signal,
+  };
+  return polly.create({ region: 'us-east-1', ...TEST_CREDENTIALS, timeoutMs: 5000, ...options }, context);
+}
+
+export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): ProviderSynthesisRequest {
+  return { model: 'polly-neural', voice: 'Joanna', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request', ...overrides };
+}
+
+/** The GatewayError a call fails with; fails the test when the call succeeds. */
+export async function failureOf(call: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('the call should have failed');
+}
+
+const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([a-z0-9-]+)\/polly\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
+
+/** The parts of a SigV4 Authorization header; throws when it does not have the SigV4 shape. */
+export function parseAuthorization(header: string | undefined): { accessKeyId: string; date: string; region: string; signedHeaders: string[]; signature: string } {
+  const match = AUTHORIZATION.exec(header ?? '');
+  if (!match) throw new Error(`not a SigV4 Authorization header: ${header}`);
+  return { accessKeyId: match[1], date: match[2], region: match[3], signedHeaders: match[4].split(';'), signature: match[5] };
+}
