@@ -27,12 +27,17 @@ function isPath(name: string): boolean {
   return name.startsWith('.') || isAbsolute(name);
 }
 
-function tryResolve(request: string, paths: readonly string[]): string | undefined {
+function tryResolve(request: string, paths: readonly string[], configPath: string): string | undefined {
   try {
     return require.resolve(request, { paths: [...paths] });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'MODULE_NOT_FOUND') return undefined;
+    // For example ERR_PACKAGE_PATH_NOT_EXPORTED: a package with no CommonJS entry point.
+    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', `Plugin "${request}" (${configPath}) cannot be loaded: ${code ?? (error as Error).message}`, {
+      configPath,
+      cause: error,
+    });
   }
 }
 
@@ -49,7 +54,7 @@ export function resolvePluginModule(name: string, options: ResolvePluginOptions)
 
   if (isPath(name)) {
     const target = resolve(options.configDirectory, name);
-    const modulePath = tryResolve(target, [options.configDirectory]);
+    const modulePath = tryResolve(target, [options.configDirectory], options.configPath);
     if (!modulePath) {
       throw new PluginLoadError('TTS_PLUGIN_NOT_INSTALLED', `Plugin ${name} (${options.configPath}) was not found: no module at ${target}`, {
         configPath: options.configPath,
@@ -61,7 +66,7 @@ export function resolvePluginModule(name: string, options: ResolvePluginOptions)
   const searchFrom = [options.configDirectory, ...options.requireFrom];
   const candidates = BUILT_IN_NAME.test(name) && !name.startsWith(PACKAGE_PREFIX) ? [name, `${PACKAGE_PREFIX}${name}`] : [name];
   for (const candidate of candidates) {
-    const modulePath = tryResolve(candidate, searchFrom);
+    const modulePath = tryResolve(candidate, searchFrom, options.configPath);
     if (modulePath) return { kind: 'package', modulePath };
   }
   const alternative = candidates.length > 1 ? ` (or npm install ${candidates[1]})` : '';

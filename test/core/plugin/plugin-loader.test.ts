@@ -51,6 +51,12 @@ describe('core/plugin loadProviders: resolution', () => {
     expect(loaded.instanceId).to.equal('esm-default');
   });
 
+  it('loads a native ES module plugin', async () => {
+    const [loaded] = await loadProviders([{ plugin: '../plugins/esm-plugin.mjs' }], deployment.options({ configDirectory: configFixtures }));
+    expect(loaded.instanceId).to.equal('native-esm');
+    expect(loaded.models.map((model) => model.name)).to.deep.equal(['esm-x']);
+  });
+
   it('names the package and the install command when a plugin is not installed', async () => {
     const error = await rejection(loadProviders([{ plugin: 'fake' }, { plugin: '@acme/tts-gateway-plugin-missing' }], deployment.options()));
     expect(error).to.be.instanceOf(PluginLoadError);
