@@ -14,3 +14,4 @@ export * from './audio';
 export { loadProviders, type LoadedProvider, type LoadProvidersOptions } from './plugin/plugin-loader';
 export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
 export * from './catalog';
+export * from './synthesis';

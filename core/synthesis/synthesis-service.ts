@@ -3,7 +3,7 @@ import { GatewayError, isGatewayError } from '../errors';
 import type { PluginLogger } from '../plugin/contract';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ResolvedModel } from './ports';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ServedModel } from './ports';
 import { describePlan, planSynthesis, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
@@ -67,7 +67,7 @@ export class SynthesisService {
   private async synthesizeChunks(
     plan: SynthesisPlan,
     request: SynthesisRequest,
-    resolved: ResolvedModel,
+    resolved: ServedModel,
     requestId: string,
     signal: AbortSignal,
   ): Promise<AudioChunk[]> {

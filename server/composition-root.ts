@@ -1,0 +1,134 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import type { Application } from 'express';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import type { Logger } from 'winston';
+import type { GatewayConfig } from '../config/types';
+import {
+  AccountService,
+  AudioProcessor,
+  Catalog,
+  createAccountStore,
+  FileSystemAudioStore,
+  loadProviders,
+  SynthesisService,
+  type AccountStore,
+  type AudioStore,
+  type LoadedProvider,
+} from '../core';
+import { createApp } from './app';
+import { TOKENS } from './container-tokens';
+import { audioEngine, audioSink, modelDirectory } from './gateway-adapters';
+import { createLogger } from './logger';
+
+/** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
+const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
+
+export interface ComposeOptions {
+  /** Stands in for the network in tests; defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Defaults to a winston logger built from `config.logging`. */
+  readonly logger?: Logger;
+}
+
+/** A composed gateway: the Express app and a way to release everything it holds. */
+export interface Gateway {
+  readonly app: Application;
+  readonly config: GatewayConfig;
+  readonly logger: Logger;
+  readonly container: DependencyContainer;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole gateway from a validated config. Asynchronous start-up work (plugins,
+ * warm-up) happens here once; the container then hands out ready singletons.
+ */
+export async function composeGateway(config: GatewayConfig, options: ComposeOptions = {}): Promise<Gateway> {
+  const container = rootContainer.createChildContainer();
+  const shutdown = new AbortController();
+  const logger = options.logger ?? createLogger(config.logging);
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.fetch, { useValue: options.fetch ?? globalThis.fetch });
+  registerStorage(container, config, logger);
+
+  for (const skipped of config.skippedProviders) {
+    logger.info('provider skipped: its environment variables are not set', { plugin: skipped.plugin, id: skipped.id, missing: skipped.missingVariables });
+  }
+  const audioProcessor = new AudioProcessor({ workers: config.synthesis.audioWorkers });
+  container.register(TOKENS.audioProcessor, { useValue: audioProcessor });
+  let providers: LoadedProvider[] = [];
+  try {
+    providers = await loadProviders(config.providers, {
+      builtInDirectory: BUILT_IN_PLUGINS,
+      configDirectory: config.baseDirectory,
+      logger,
+      fetch: container.resolve<typeof fetch>(TOKENS.fetch),
+      signal: shutdown.signal,
+    });
+    await Promise.all([audioProcessor.warmUp(), ...providers.map((loaded) => loaded.provider.warmUp?.())]);
+  } catch (error) {
+    await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    throw error;
+  }
+  container.register(TOKENS.providers, { useValue: providers });
+  container.register(TOKENS.catalog, {
+    useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
+  });
+  container.register(TOKENS.synthesis, {
+    useFactory: instanceCachingFactory(
+      (scope) =>
+        new SynthesisService(
+          modelDirectory(scope.resolve<Catalog>(TOKENS.catalog)),
+          audioEngine(audioProcessor),
+          audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
+          logger,
+          { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs },
+        ),
+    ),
+  });
+
+  const catalog = container.resolve<Catalog>(TOKENS.catalog);
+  const synthesis = container.resolve<SynthesisService>(TOKENS.synthesis);
+  const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
+  const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
+  const app = createApp({
+    config,
+    logger,
+    accounts: container.resolve<AccountService>(TOKENS.accounts),
+    audioStore,
+    listModels: async () => catalog.listModels(),
+    listVoices: (model, signal) => catalog.listVoices(model, signal),
+    synthesize: (request, context) => synthesis.synthesize(request, { requestId: context.requestId, signal: context.signal }),
+  });
+  logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });
+
+  return {
+    app,
+    config,
+    logger,
+    container,
+    close: async () => {
+      shutdown.abort();
+      stopSweeper();
+      await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+      await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
+    },
+  };
+}
+
+function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger): void {
+  container.register(TOKENS.accountStore, { useFactory: instanceCachingFactory(() => createAccountStore(config.database.url)) });
+  container.register(TOKENS.accounts, {
+    useFactory: instanceCachingFactory((scope) => new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), { registration: config.auth.registration })),
+  });
+  container.register(TOKENS.audioStore, {
+    useFactory: instanceCachingFactory(
+      () =>
+        new FileSystemAudioStore(config.storage.path, config.storage.retentionMs, {
+          onSweepError: (error) => logger.warn('audio sweep failed', { error: error instanceof Error ? error.message : String(error) }),
+        }),
+    ),
+  });
+}

@@ -1,0 +1,13 @@
+/** Injection tokens of the composition root's tsyringe container. */
+export const TOKENS = {
+  config: Symbol('GatewayConfig'),
+  logger: Symbol('Logger'),
+  fetch: Symbol('fetch'),
+  accountStore: Symbol('AccountStore'),
+  accounts: Symbol('AccountService'),
+  audioStore: Symbol('AudioStore'),
+  audioProcessor: Symbol('AudioProcessor'),
+  providers: Symbol('LoadedProviders'),
+  catalog: Symbol('Catalog'),
+  synthesis: Symbol('SynthesisService'),
+} as const;

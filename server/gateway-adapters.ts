@@ -1,0 +1,42 @@
+import {
+  DECODABLE_FORMATS,
+  ENCODABLE_FORMATS,
+  type AudioEngine,
+  type AudioProcessor,
+  type AudioSink,
+  type AudioStore,
+  type Catalog,
+  type ModelDirectory,
+} from '../core';
+
+/** The catalog as the synthesis service sees it. */
+export function modelDirectory(catalog: Catalog): ModelDirectory {
+  return {
+    resolve: (model) => {
+      const resolved = catalog.resolve(model);
+      return {
+        instanceId: resolved.instance.instanceId,
+        provider: resolved.provider,
+        providerModel: resolved.providerModelName,
+        capabilities: resolved.modelInfo.capabilities,
+      };
+    },
+    ensureVoice: async (model, voice, signal) => {
+      await catalog.findVoice(model, voice, signal);
+    },
+  };
+}
+
+/** The worker-pool audio processor as the synthesis service sees it. */
+export function audioEngine(processor: AudioProcessor): AudioEngine {
+  return {
+    decodableFormats: DECODABLE_FORMATS,
+    encodableFormats: ENCODABLE_FORMATS,
+    process: (job, signal) => processor.process(job, signal),
+  };
+}
+
+/** The download store as the synthesis service sees it. */
+export function audioSink(store: AudioStore): AudioSink {
+  return { save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }) };
+}
