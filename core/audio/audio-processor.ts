@@ -32,8 +32,7 @@ export class AudioProcessor {
     const outcome = await this.pool.run({ kind: 'process', job }, [], signal);
     if (!outcome.ok) throw new GatewayError(outcome.code, outcome.message);
     if (!outcome.result) throw new GatewayError('TTS_ERR_INTERNAL', 'audio worker returned no result');
-    // Structured cloning turns Uint8Array into Uint8Array, but keep the type honest for callers.
-    return { ...outcome.result, audio: new Uint8Array(outcome.result.audio.buffer, outcome.result.audio.byteOffset, outcome.result.audio.byteLength) };
+    return outcome.result;
   }
 
   /** Compiles every codec in every worker, so the first real request pays no start-up cost. */

@@ -1,4 +1,8 @@
-/** The audio engine's public pieces (re-exported by core/index.ts). */
+/**
+ * The audio engine's public pieces (re-exported by core/index.ts).
+ * Decodes wav (8/16/24/32-bit int, 32/64-bit float, any channels), raw pcm s16le, mp3, Ogg Opus
+ * and flac; encodes wav, pcm, mp3, Ogg Opus and flac. AAC is neither decoded nor encoded.
+ */
 export { AudioProcessor, type AudioProcessorOptions } from './audio-processor';
 export type { AudioInput, AudioJob, AudioResult } from './audio-job';
 export { runAudioJob } from './audio-pipeline';
