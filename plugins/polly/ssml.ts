@@ -1,5 +1,4 @@
-import type { ProviderSynthesisRequest } from '../../core';
-import { escapeXml } from './xml-escape';
+import { escapeXml, signedSsmlValue, type ProviderSynthesisRequest } from '../../core';
 
 /** `Text` and `TextType` of a SynthesizeSpeech call. */
 export interface PollyText {
@@ -9,14 +8,11 @@ export interface PollyText {
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-/** speed -> `rate="{s*100}%"`, volume -> `volume="{20*log10(v)}dB"` (signed, as Polly wants). */
+/** speed -> `rate="{s*100}%"` (Polly wants it unsigned), volume -> `volume="{20*log10(v)}dB"` (signed). */
 function prosodyAttributes(request: Pick<ProviderSynthesisRequest, 'speed' | 'volume'>): string[] {
   const attributes: string[] = [];
   if (request.speed !== undefined && request.speed !== 1) attributes.push(`rate="${round(request.speed * 100, 1)}%"`);
-  if (request.volume !== undefined && request.volume !== 1) {
-    const decibels = round(20 * Math.log10(request.volume), 2);
-    attributes.push(`volume="${decibels >= 0 ? '+' : ''}${decibels}dB"`);
-  }
+  if (request.volume !== undefined && request.volume !== 1) attributes.push(`volume="${signedSsmlValue(20 * Math.log10(request.volume), 'dB')}"`);
   return attributes;
 }
 
