@@ -48,12 +48,13 @@ function tryResolve(request: string, paths: readonly string[], configPath: strin
  */
 export function resolvePluginModule(name: string, options: ResolvePluginOptions): ResolvedPluginModule {
   if (BUILT_IN_NAME.test(name)) {
-    const builtIn = join(options.builtInDirectory, name, 'index.js');
+    // Absolute, so require() does not read a relative folder as a package name.
+    const builtIn = join(resolve(options.builtInDirectory), name, 'index.js');
     if (existsSync(builtIn)) return { kind: 'built-in', modulePath: builtIn };
   }
 
   if (isPath(name)) {
-    const target = resolve(options.configDirectory, name);
+    const target = resolve(options.configDirectory, name); // also absolute when configDirectory is relative
     const modulePath = tryResolve(target, [options.configDirectory], options.configPath);
     if (!modulePath) {
       throw new PluginLoadError('TTS_PLUGIN_NOT_INSTALLED', `Plugin ${name} (${options.configPath}) was not found: no module at ${target}`, {

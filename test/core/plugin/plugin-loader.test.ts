@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { ProviderEntry } from '../../../config';
 import { loadProviders, PluginLoadError } from '../../../core';
 import { configFixtures, FakeDeployment, rejection } from './plugin-test-helpers';
@@ -27,6 +27,11 @@ describe('core/plugin loadProviders: resolution', () => {
     const state = loaded.provider as unknown as FakeProviderState;
     expect(state.context.instanceId).to.equal('fake');
     expect(deployment.records.find((record) => record.message === 'fake provider created')?.meta).to.deep.equal({ provider: 'fake' });
+  });
+
+  it('accepts a built-in folder given relative to the working directory', async () => {
+    const [loaded] = await loadProviders([{ plugin: 'fake' }], deployment.options({ builtInDirectory: relative(process.cwd(), deployment.builtInDirectory) }));
+    expect(loaded.pluginId).to.equal('fake');
   });
 
   it('loads a plugin from a path relative to the config file', async () => {
