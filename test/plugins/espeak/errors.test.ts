@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { GatewayError, type TtsProvider } from '../../../core';
+import { EspeakSynthesisClient } from '../../../plugins/espeak/synthesis-client';
+import { LONG_TEXT, speechRequest, startEspeak } from './espeak-harness';
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error, 'expected a GatewayError').to.be.instanceOf(GatewayError);
+  return error as GatewayError;
+}
+
+describe('espeak errors and cancellation', function () {
+  this.timeout(60_000);
+  let provider: TtsProvider;
+
+  before(async () => {
+    provider = await startEspeak({ workers: 1 });
+  });
+  after(() => provider.close?.());
+
+  it('answers 404 TTS_ERR_VOICE_NOT_FOUND for an unknown voice', async () => {
+    const error = await failure(provider.synthesize(speechRequest({ voice: 'xx-nowhere' })));
+    expect(error).to.include({ code: 'TTS_ERR_VOICE_NOT_FOUND', status: 404 });
+  });
+
+  it('accepts voice ids in any case', async () => {
+    const audio = await provider.synthesize(speechRequest({ voice: 'EN-US', text: 'hello' }));
+    expect(audio.audio.length).to.be.greaterThan(44);
+  });
+
+  it('refuses a format it cannot produce natively', async () => {
+    const error = await failure(provider.synthesize(speechRequest({ format: 'opus' })));
+    expect(error.code).to.equal('TTS_ERR_UNSUPPORTED_FORMAT');
+  });
+
+  it('refuses an unknown model', async () => {
+    const error = await failure(provider.synthesize(speechRequest({ model: 'tts-1' })));
+    expect(error.code).to.equal('TTS_ERR_MODEL_NOT_FOUND');
+  });
+
+  it('does not start when the request is already cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await failure(provider.synthesize(speechRequest({ signal: controller.signal })));
+    expect(error.code).to.equal('TTS_ERR_CANCELLED');
+  });
+
+  it('stops a running synthesis when the request is cancelled, and the worker serves the next one', async () => {
+    const controller = new AbortController();
+    const pending = provider.synthesize(speechRequest({ text: LONG_TEXT, signal: controller.signal }));
+    setTimeout(() => controller.abort(), 20);
+    const error = await failure(pending);
+    expect(error.code).to.equal('TTS_ERR_CANCELLED');
+    const next = await provider.synthesize(speechRequest({ text: 'still here' }));
+    expect(next.audio.length).to.be.greaterThan(44);
+  });
+
+  it('turns a failure inside a worker into a GatewayError', async () => {
+    const client = new EspeakSynthesisClient(1);
+    try {
+      const task = { voiceIdentifier: 'nowhere/xx', text: 'hello', format: 'wav' as const, signal: new AbortController().signal };
+      const error = await failure(client.synthesize({ ...task, prosody: { rate: 175, pitch: 50, range: 50, gain: 1 } }));
+      expect(error.code).to.equal('TTS_ERR_INTERNAL');
+      expect(error.message).to.not.match(/\n\s+at /); // no stack trace
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses work after close()', async () => {
+    const closing = await startEspeak({ workers: 1 });
+    await closing.close?.();
+    const error = await failure(closing.synthesize(speechRequest({ text: 'hello' })));
+    expect(error.code).to.equal('TTS_ERR_UNAVAILABLE');
+  });
+});
