@@ -1,0 +1,46 @@
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import type { CartesiaOptions } from './options-schema';
+import type { TtsBody } from './tts-body';
+
+export const PROVIDER = 'Cartesia';
+
+function headers(options: CartesiaOptions): Record<string, string> {
+  return { authorization: `Bearer ${options.apiKey}`, 'cartesia-version': options.version };
+}
+
+const root = (options: CartesiaOptions) => options.baseUrl.replace(/\/+$/, '');
+
+/** `POST /tts/bytes`: the whole clip in one answer. */
+export async function requestSpeech(options: CartesiaOptions, fetchFunction: typeof fetch, body: TtsBody, signal: AbortSignal): Promise<Uint8Array> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: `${root(options)}/tts/bytes`,
+    method: 'POST',
+    headers: { ...headers(options), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
+  }
+  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
+  return response.body;
+}
+
+/** `GET /voices?limit=&starting_after=`: one page of the voice list. */
+export async function requestVoicePage<T>(options: CartesiaOptions, fetchFunction: typeof fetch, query: URLSearchParams, signal?: AbortSignal): Promise<T> {
+  const response = await upstreamFetch({
+    provider: PROVIDER,
+    fetch: fetchFunction,
+    url: `${root(options)}/voices?${query.toString()}`,
+    headers: headers(options),
+    timeoutMs: options.timeoutMs,
+    signal,
+    secrets: [options.apiKey],
+  });
+  return parseUpstreamJson<T>(PROVIDER, response.body);
+}

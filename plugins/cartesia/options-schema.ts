@@ -1,0 +1,30 @@
+import type { JsonSchema } from '../../core';
+
+/** Options of one `cartesia` provider instance, after ajv has applied the defaults. */
+export interface CartesiaOptions {
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  /** The `Cartesia-Version` header: the dated API version the plugin was built against. */
+  readonly version: string;
+  /** Output sample rate for every format. */
+  readonly sampleRate: number;
+  /** `language` sent with every request (for example `en`, `de`); omitted when unset. */
+  readonly language?: string;
+  readonly timeoutMs: number;
+}
+
+export const CARTESIA_SAMPLE_RATES = [8000, 16000, 22050, 24000, 44100, 48000] as const;
+
+export const cartesiaOptionsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiKey'],
+  properties: {
+    apiKey: { type: 'string', minLength: 1, description: 'Cartesia API key (for example ${CARTESIA_API_KEY}).' },
+    baseUrl: { type: 'string', pattern: '^https?://', default: 'https://api.cartesia.ai' },
+    version: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', default: '2026-03-01' },
+    sampleRate: { type: 'integer', enum: [...CARTESIA_SAMPLE_RATES], default: 44100 },
+    language: { type: 'string', pattern: '^[a-z]{2,3}$' },
+    timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },
+  },
+};

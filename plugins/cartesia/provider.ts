@@ -1,0 +1,38 @@
+import {
+  GatewayError,
+  type ModelInfo,
+  type PluginContext,
+  type ProviderAudio,
+  type ProviderSynthesisRequest,
+  type TtsProvider,
+  type VoiceInfo,
+} from '../../core';
+import { requestSpeech } from './client';
+import { CARTESIA_MODELS, findCartesiaModel } from './models';
+import type { CartesiaOptions } from './options-schema';
+import { buildTtsBody } from './tts-body';
+import { listCartesiaVoices } from './voices';
+
+/** One configured Cartesia account: Sonic models, the account's voice library, `/tts/bytes`. */
+export class CartesiaProvider implements TtsProvider {
+  constructor(
+    private readonly options: CartesiaOptions,
+    private readonly context: PluginContext,
+  ) {}
+
+  async models(): Promise<readonly ModelInfo[]> {
+    return CARTESIA_MODELS;
+  }
+
+  /** Voices are not tied to a model: every Sonic model speaks with the whole library. */
+  async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
+    if (!findCartesiaModel(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Cartesia has no speech model '${model}'`);
+    return listCartesiaVoices(this.options, this.context.fetch, signal);
+  }
+
+  async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    const body = buildTtsBody(request, this.options.sampleRate, this.options.language);
+    const audio = await requestSpeech(this.options, this.context.fetch, body, request.signal);
+    return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}), warnings: [] };
+  }
+}

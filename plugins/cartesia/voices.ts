@@ -1,0 +1,53 @@
+import { badUpstreamResponse, type VoiceGender, type VoiceInfo } from '../../core';
+import { PROVIDER, requestVoicePage } from './client';
+import type { CartesiaOptions } from './options-schema';
+
+/** One voice of `GET /voices`. */
+interface CartesiaVoice {
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly description?: unknown;
+  readonly language?: unknown;
+  readonly gender?: unknown;
+}
+
+/** A page of `GET /voices`: `has_more` says whether `starting_after=<last id>` gives more. */
+interface VoicePage {
+  readonly data?: unknown;
+  readonly has_more?: unknown;
+}
+
+/** Cartesia's largest page. */
+export const PAGE_SIZE = 100;
+/** A bound on pages, so a listing that never ends cannot hold a request forever. */
+const MAX_PAGES = 100;
+
+const GENDERS: Readonly<Record<string, VoiceGender>> = { masculine: 'Male', feminine: 'Female' };
+
+function toVoiceInfo(voice: CartesiaVoice): VoiceInfo {
+  if (typeof voice.id !== 'string' || voice.id.length === 0) throw badUpstreamResponse(PROVIDER, 'a voice without id');
+  const description = typeof voice.description === 'string' ? voice.description.trim() : '';
+  return {
+    voiceId: voice.id,
+    voiceName: typeof voice.name === 'string' && voice.name.length > 0 ? voice.name : voice.id,
+    language: typeof voice.language === 'string' && voice.language.length > 0 ? voice.language : 'und',
+    gender: (typeof voice.gender === 'string' && GENDERS[voice.gender]) || 'Unknown',
+    description: description || 'Cartesia voice',
+  };
+}
+
+/** Every voice the key can use, following the cursor until `has_more` is false. */
+export async function listCartesiaVoices(options: CartesiaOptions, fetchFunction: typeof fetch, signal?: AbortSignal): Promise<VoiceInfo[]> {
+  const voices = new Map<string, VoiceInfo>();
+  let startingAfter: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(startingAfter ? { starting_after: startingAfter } : {}) });
+    const answer = await requestVoicePage<VoicePage>(options, fetchFunction, query, signal);
+    if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.data)) throw badUpstreamResponse(PROVIDER, 'the voice page has no data list');
+    const pageVoices = (answer.data as CartesiaVoice[]).map(toVoiceInfo);
+    for (const voice of pageVoices) voices.set(voice.voiceId, voice);
+    if (answer.has_more !== true || pageVoices.length === 0) return [...voices.values()];
+    startingAfter = pageVoices[pageVoices.length - 1].voiceId;
+  }
+  throw badUpstreamResponse(PROVIDER, `the voice list did not end after ${MAX_PAGES} pages`);
+}
