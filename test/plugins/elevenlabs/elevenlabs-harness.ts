@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import elevenLabsPlugin, { type ElevenLabsOptions } from '../../../plugins/elevenlabs';
 
-export const TEST_KEY = 'xi-test-0123456789abcdef0123456789abcdef';
+/** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from ELEVENLABS_API_KEY. */
+export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.ELEVENLABS_API_KEY) || 'xi-test-0123456789abcdef0123456789abcdef';
 export const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 
 export const baseOptions: ElevenLabsOptions = {

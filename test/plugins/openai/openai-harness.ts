@@ -5,7 +5,8 @@ import { GatewayError, type AudioFormat, type PluginContext, type ProviderSynthe
 import openAiPlugin, { type OpenAiOptions } from '../../../plugins/openai';
 import { fixturesRoot } from '../../support/paths';
 
-export const TEST_KEY = 'sk-test-openai-0123456789abcdef0123456789abcdef';
+/** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from OPENAI_API_KEY. */
+export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.OPENAI_API_KEY) || 'sk-test-openai-0123456789abcdef0123456789abcdef';
 
 export const baseOptions: OpenAiOptions = { apiKey: TEST_KEY, baseUrl: 'https://api.openai.com', timeoutMs: 30000 };
 

@@ -1,0 +1,63 @@
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import type { OpenAiCompatibleOptions } from './options-schema';
+
+/** Names the server in errors and logs, for example `OpenAI-compatible server kokoro`. */
+export function providerName(instanceId: string): string {
+  return `OpenAI-compatible server ${instanceId}`;
+}
+
+/** `http://host:8880`, `http://host:8880/` and `http://host:8880/v1` all mean the same. */
+function apiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** HTTP calls to an OpenAI-shaped speech server, through core's error mapping. */
+export class CompatibleClient {
+  constructor(
+    private readonly options: OpenAiCompatibleOptions,
+    private readonly fetchFunction: typeof fetch,
+    readonly provider: string,
+  ) {}
+
+  private headers(extra: Record<string, string>): Record<string, string> {
+    return { ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}), ...extra };
+  }
+
+  private get secrets(): string[] {
+    return this.options.apiKey ? [this.options.apiKey] : [];
+  }
+
+  async getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    const response = await upstreamFetch({
+      provider: this.provider,
+      fetch: this.fetchFunction,
+      url: `${apiRoot(this.options.baseUrl)}${path}`,
+      headers: this.headers({ accept: 'application/json' }),
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      secrets: this.secrets,
+    });
+    return parseUpstreamJson<T>(this.provider, response.body);
+  }
+
+  /** `POST /v1/audio/speech`; returns the audio bytes. */
+  async speech(body: object, signal: AbortSignal): Promise<Uint8Array> {
+    const response = await upstreamFetch({
+      provider: this.provider,
+      fetch: this.fetchFunction,
+      url: `${apiRoot(this.options.baseUrl)}/v1/audio/speech`,
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify(body),
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      secrets: this.secrets,
+    });
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('json') || contentType.startsWith('text/')) {
+      throw badUpstreamResponse(this.provider, `expected audio, got ${contentType.split(';')[0]}`);
+    }
+    if (response.body.length === 0) throw badUpstreamResponse(this.provider, 'empty audio');
+    return response.body;
+  }
+}

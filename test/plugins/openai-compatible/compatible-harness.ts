@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { GatewayError, type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import compatiblePlugin, { type OpenAiCompatibleOptions } from '../../../plugins/openai-compatible';
+import { fixturesRoot } from '../../support/paths';
+
+export const KOKORO_URL = 'http://kokoro.test:8880';
+export const LOCALAI_URL = 'http://localai.test:8080';
+export const TEST_KEY = 'sk-local-0123456789abcdef0123456789abcdef';
+
+/** The options as ajv leaves them after applying the schema's defaults. */
+export const kokoroOptions: OpenAiCompatibleOptions = {
+  baseUrl: KOKORO_URL,
+  timeoutMs: 30000,
+  modelPattern: 'tts|speech|kokoro|piper|voice',
+  voiceLanguage: 'en',
+  formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'],
+  pcmSampleRate: 24000,
+  nativeSpeed: true,
+  speedRange: { min: 0.25, max: 4 },
+  maxInputChars: 4096,
+};
+
+export function testContext(fetchFunction: typeof fetch = fetch, instanceId = 'kokoro'): PluginContext {
+  const quiet = () => undefined;
+  return { instanceId, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
+}
+
+export async function createCompatible(options: Partial<OpenAiCompatibleOptions> = {}, instanceId = 'kokoro'): Promise<TtsProvider> {
+  return compatiblePlugin.create({ ...kokoroOptions, ...options }, testContext(fetch, instanceId));
+}
+
+export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return { model: 'kokoro', voice: 'af_bella', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    expect((error as GatewayError).code).to.equal(code);
+    return error as GatewayError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
+
+/** Real speech per format, from test/fixtures/openai-compatible/conformance-audio.json. */
+export function conformanceAudio(): Record<AudioFormat, Uint8Array> {
+  const parsed = JSON.parse(readFileSync(join(fixturesRoot, 'openai-compatible', 'conformance-audio.json'), 'utf8')) as { formats: Record<AudioFormat, string> };
+  return Object.fromEntries(Object.entries(parsed.formats).map(([format, hex]) => [format, new Uint8Array(Buffer.from(hex, 'hex'))])) as unknown as Record<AudioFormat, Uint8Array>;
+}

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { replayFixture } from '../../support/nock-fixtures';
+import { createCompatible, expectCode, KOKORO_URL, LOCALAI_URL, speechRequest, TEST_KEY } from './compatible-harness';
+
+async function failWith(scenario: string, code: string, options = {}, request = speechRequest()) {
+  const replay = await replayFixture('openai-compatible', scenario);
+  try {
+    return await expectCode((await createCompatible(options)).synthesize(request), code);
+  } finally {
+    replay.done();
+  }
+}
+
+describe('openai-compatible plugin: upstream failures', () => {
+  it('maps 401 to TTS_ERR_UPSTREAM_AUTH and names the instance, not the key', async () => {
+    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH', { baseUrl: LOCALAI_URL, apiKey: TEST_KEY }, speechRequest({ model: 'tts-1', voice: 'alloy' }));
+    expect(error.message).to.include('OpenAI-compatible server kokoro');
+    expect(error.message + JSON.stringify(error.details)).to.not.include(TEST_KEY);
+  });
+
+  it('maps a proxy\'s 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {
+    const error = await failWith('rate-limited', 'TTS_ERR_RATE_LIMITED');
+    expect(error.retryAfterSeconds).to.equal(10);
+  });
+
+  it('maps 500 to TTS_ERR_UPSTREAM with the server\'s message', async () => {
+    const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
+    expect(error.message).to.include('CUDA out of memory');
+  });
+
+  it('rejects a JSON answer where audio was expected', async () => {
+    await failWith('speech-not-audio', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+  });
+
+  it('maps an unreachable server to TTS_ERR_UNAVAILABLE (503)', async () => {
+    nock(KOKORO_URL).post('/v1/audio/speech').replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+    try {
+      const error = await expectCode((await createCompatible()).synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+      expect(error.status).to.equal(503);
+    } finally {
+      nock.cleanAll();
+    }
+  });
+
+  it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
+    nock(KOKORO_URL).post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'content-type': 'audio/mpeg' });
+    try {
+      await expectCode((await createCompatible({ timeoutMs: 50 })).synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+    } finally {
+      nock.cleanAll();
+    }
+  });
+});
