@@ -1,7 +1,8 @@
 import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import google, { type GoogleOptions } from '../../../plugins/google';
 
-export const TEST_API_KEY = 'AIzaSyTestKey-0123456789abcdefghijklmn';
+/** A real key only when re-recording (NOCK_BACK_MODE=record); a placeholder otherwise. */
+export const TEST_API_KEY = process.env.GOOGLE_TTS_API_KEY ?? 'AIzaSyTestKey-0123456789abcdefghijklmn';
 
 const quiet = () => undefined;
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { decodeForTest, speechDurationSeconds } from '../../support/audio-analysis';
 import { replayFixture } from '../../support/nock-fixtures';
 import { createPolly, parseAuthorization, synthesisRequest, TEST_CREDENTIALS } from './polly-test-setup';
+import { expectedSignature } from './sigv4-reference';
 
 describe('plugins/polly: synthesis', () => {
   it('signs with SigV4 and puts speed and volume into escaped SSML prosody (mp3, neural)', async () => {
@@ -21,6 +22,10 @@ describe('plugins/polly: synthesis', () => {
       expect(authorization.date).to.equal(amzDate.slice(0, 8));
       expect(authorization.signedHeaders).to.include.members(['host', 'x-amz-date', 'content-type']);
       expect(request.headers.authorization).not.to.contain(TEST_CREDENTIALS.secretAccessKey);
+      const scope = { date: authorization.date, region: 'us-east-1', service: 'polly' };
+      expect(authorization.signature).to.equal(
+        expectedSignature(request, 'polly.us-east-1.amazonaws.com', TEST_CREDENTIALS.secretAccessKey, authorization.signedHeaders, scope),
+      );
       expect(JSON.parse(request.body)).to.deep.equal({
         Engine: 'neural',
         OutputFormat: 'mp3',

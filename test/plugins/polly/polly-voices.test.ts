@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { POLLY_ENGINES } from '../../../plugins/polly';
 import { voicesOfEngine } from '../../../plugins/polly/voices';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createPolly, parseAuthorization } from './polly-test-setup';
+import { createPolly, parseAuthorization, TEST_CREDENTIALS } from './polly-test-setup';
+import { expectedSignature } from './sigv4-reference';
 
 describe('plugins/polly: voices', () => {
   it('follows NextToken over two pages of DescribeVoices, each call signed', async () => {
@@ -13,7 +14,15 @@ describe('plugins/polly: voices', () => {
         '/v1/voices?Engine=neural',
         '/v1/voices?Engine=neural&NextToken=AAEAAfX1f3Jk3Q0o%2BwL2Y%2F3Pn7w%3D',
       ]);
-      for (const request of replay.requests) expect(parseAuthorization(request.headers.authorization).signedHeaders).to.include('host');
+      for (const request of replay.requests) {
+        const authorization = parseAuthorization(request.headers.authorization);
+        expect(authorization.signedHeaders).to.include('host');
+        const scope = { date: authorization.date, region: 'us-east-1', service: 'polly' };
+        // The NextToken holds + / =: the signature must cover the query exactly as sent.
+        expect(authorization.signature).to.equal(
+          expectedSignature(request, 'polly.us-east-1.amazonaws.com', TEST_CREDENTIALS.secretAccessKey, authorization.signedHeaders, scope),
+        );
+      }
       expect(voices.map((voice) => voice.voiceId)).to.deep.equal(['Joanna', 'Matthew', 'Kajal', 'Hala']);
       expect(voices[0]).to.deep.equal({
         voiceId: 'Joanna', voiceName: 'Joanna', language: 'en-US', gender: 'Female', description: 'Amazon Polly neural voice, US English',
