@@ -1,0 +1,56 @@
+import {
+  buildProsodySsml,
+  GatewayError,
+  type ModelInfo,
+  type ProviderAudio,
+  type ProviderSynthesisRequest,
+  type TtsProvider,
+  type VoiceInfo,
+} from '../../core';
+import type { EdgeClient } from './edge-client';
+import { EDGE_MODEL, EDGE_MODEL_NAME, EDGE_OUTPUT_FORMAT } from './models';
+import { edgeProsody } from './prosody-mapping';
+import { localeOfVoice, serviceVoiceName, toVoiceInfo } from './voice-names';
+
+/** Microsoft Edge's read-aloud voices as a gateway provider. */
+export class EdgeProvider implements TtsProvider {
+  constructor(private readonly client: EdgeClient) {}
+
+  async models(): Promise<readonly ModelInfo[]> {
+    return [EDGE_MODEL];
+  }
+
+  async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
+    checkModel(model);
+    return (await this.client.listVoices(signal)).map(toVoiceInfo);
+  }
+
+  async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    checkModel(request.model);
+    if (request.format !== 'mp3') {
+      throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `${EDGE_MODEL_NAME} produces only mp3 natively`, {
+        details: [{ field: 'format', reason: 'not_native', format: request.format }],
+      });
+    }
+    const warnings: string[] = [];
+    if (request.volume !== undefined && request.volume !== 1) {
+      warnings.push('Edge read-aloud was asked for a volume change it does not do natively; it was ignored');
+    }
+    const ssml = buildProsodySsml({
+      lang: localeOfVoice(request.voice),
+      voice: serviceVoiceName(request.voice),
+      text: request.text,
+      ...edgeProsody(request),
+    });
+    const audio = await this.client.synthesize(ssml, EDGE_OUTPUT_FORMAT, request.signal);
+    return { audio, format: 'mp3', warnings };
+  }
+}
+
+function checkModel(model: string): void {
+  if (model !== EDGE_MODEL_NAME) {
+    throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Edge read-aloud serves only the model ${EDGE_MODEL_NAME}`, {
+      details: [{ field: 'model', reason: 'unknown_model', model }],
+    });
+  }
+}

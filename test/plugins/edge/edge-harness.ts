@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import edgePlugin, { type EdgeOptions } from '../../../plugins/edge';
+import type { EdgeStandIn } from './edge-stand-in';
+
+export function optionsFor(standIn: EdgeStandIn, overrides: Partial<EdgeOptions> = {}): EdgeOptions {
+  return {
+    baseUrl: standIn.socketUrl,
+    voicesUrl: standIn.voicesUrl,
+    timeoutMs: 5000,
+    clientVersion: '143.0.3650.96',
+    trustedClientToken: '6A5AA1D4EAFF4E9FB37E23D68491D6F4',
+    ...overrides,
+  };
+}
+
+export function testContext(): PluginContext {
+  const quiet = () => undefined;
+  return { instanceId: 'edge', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch, signal: new AbortController().signal };
+}
+
+export async function createEdge(standIn: EdgeStandIn, overrides: Partial<EdgeOptions> = {}): Promise<TtsProvider> {
+  return edgePlugin.create(optionsFor(standIn, overrides), testContext());
+}
+
+export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
+  return { model: 'edge-tts', voice: 'en-US-AriaNeural', text: 'Hello from Edge.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-1', ...overrides };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(GatewayError);
+    expect((error as GatewayError).code).to.equal(code);
+    return error as GatewayError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
+
+/** Splits a protocol text frame into its header lines and body. */
+export function splitFrame(text: string): { headers: Record<string, string>; body: string } {
+  const [head, ...rest] = text.split('\r\n\r\n');
+  const headers = Object.fromEntries(head.split('\r\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)]));
+  return { headers, body: rest.join('\r\n\r\n') };
+}
