@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { GatewayError, type TtsProvider } from '../../../core';
 import { EspeakSynthesisClient } from '../../../plugins/espeak/synthesis-client';
-import { LONG_TEXT, speechRequest, startEspeak } from './espeak-harness';
+import espeakPlugin from '../../../plugins/espeak';
+import { LONG_TEXT, quietContext, speechRequest, startEspeak } from './espeak-harness';
 
 async function failure(promise: Promise<unknown>): Promise<GatewayError> {
   const error = await promise.then(
@@ -67,6 +68,16 @@ describe('espeak errors and cancellation', function () {
       expect(error.message).to.not.match(/\n\s+at /); // no stack trace
     } finally {
       await client.close();
+    }
+  });
+
+  it('fails the warm-up when the configured default voice does not exist', async () => {
+    const misconfigured = await espeakPlugin.create({ workers: 1, defaultVoice: 'xx-nowhere' }, quietContext());
+    try {
+      const error = await failure(misconfigured.warmUp!());
+      expect(error.code).to.equal('TTS_ERR_VOICE_NOT_FOUND');
+    } finally {
+      await misconfigured.close?.();
     }
   });
 
