@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store';
 import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
@@ -142,6 +142,38 @@ export class AccountService {
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.store.revokeApiKey(accountId, keyId, this.now());
     if (!revoked) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No such API key', { details: [{ field: 'id', reason: 'not found' }] });
+  }
+
+  /**
+   * Operator path (the CLI), for config-driven deployments with registration closed: issues a
+   * named key for the account with this email, creating the account when it does not exist.
+   * Without a password the account cannot log in; its keys are managed by the operator.
+   */
+  async provisionKey(email: string, keyName: string, password?: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey; created: boolean }> {
+    const normalizedEmail = normalizeEmail(email);
+    const existing = await this.store.findAccountByEmail(normalizedEmail);
+    if (existing) {
+      const apiKey = await this.createKey(existing.id, keyName);
+      return { account: { id: existing.id, email: existing.email }, apiKey, created: false };
+    }
+    if (password !== undefined) checkPassword(password);
+    const account: AccountRecord = {
+      id: randomUUID(),
+      email: normalizedEmail,
+      passwordHash: await hashPassword(password ?? randomBytes(32).toString('base64url'), this.scrypt),
+      createdAt: this.now(),
+    };
+    const { record, issued } = this.newKey(account.id, keyName);
+    const result = await this.store.createAccountWithKey(account, record);
+    if (result === 'duplicate-email') return this.provisionKey(email, keyName, password);
+    return { account: { id: account.id, email: account.email }, apiKey: issued, created: true };
+  }
+
+  /** Operator path: the account with this email, or 404. */
+  async findAccount(email: string): Promise<PublicAccount> {
+    const account = await this.store.findAccountByEmail(normalizeEmail(email));
+    if (!account) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No account with this email', { details: [{ field: 'email', reason: 'unknown' }] });
+    return { id: account.id, email: account.email };
   }
 
   async recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
