@@ -124,6 +124,23 @@ describe('server POST /api/v1/common/tts-sync', () => {
       await expectStillServing();
     });
 
+    it('answers 400 for a charset other than UTF-8', async () => {
+      const response = await request(testApp.app)
+        .post('/api/v1/common/tts-sync')
+        .set('X-API-Key', apiKey)
+        .set('Content-Type', 'application/json; charset=latin1')
+        .send(JSON.stringify(VALID))
+        .expect(400);
+      expect(expectErrorEnvelope(response.body, 'TTS_ERR_VALIDATION').details[0]).to.include({ field: 'Content-Type' });
+      await expectStillServing();
+    });
+
+    it('reports every problem of a body in the details', async () => {
+      const response = await post({ model: 'm', voice: 'v', speed: 9, bogus: 1 }).expect(400);
+      const fields = expectErrorEnvelope(response.body, 'TTS_ERR_VALIDATION').details.map((detail) => detail.field);
+      expect(fields).to.have.members(['text', 'speed', 'bogus']);
+    });
+
     it('answers 400 naming the first missing field when there is no body', async () => {
       const response = await request(testApp.app).post('/api/v1/common/tts-sync').set('X-API-Key', apiKey).expect(400);
       expect(response.body.message).to.equal('model is required');
@@ -208,7 +225,7 @@ describe('server POST /api/v1/common/tts-sync', () => {
         throw new Error('database password is hunter2');
       };
       await start({ synthesize });
-      const response = await post(VALID).set('X-Request-Id', 'trace-500').expect(500);
+      const response = await post(VALID).set('X-Request-Id', 'trace-500').expect(500).expect('X-Request-Id', 'trace-500');
       expectErrorEnvelope(response.body, 'TTS_ERR_INTERNAL');
       const text = JSON.stringify(response.body);
       expect(text).to.not.include('hunter2').and.not.include('at ').and.not.include('.js');
