@@ -5,7 +5,9 @@ import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type T
 import azurePlugin, { type AzureOptions } from '../../../plugins/azure';
 import { fixturesRoot } from '../../support/paths';
 
-export const TEST_KEY = 'azure-test-key-0123456789abcdef0123456789ab';
+/** A fake key on replay; the real one (AZURE_SPEECH_KEY) only when re-recording fixtures. */
+export const TEST_KEY =
+  process.env.NOCK_BACK_MODE === 'record' && process.env.AZURE_SPEECH_KEY ? process.env.AZURE_SPEECH_KEY : 'azure-test-key-0123456789abcdef0123456789ab';
 
 export const baseOptions: AzureOptions = { region: 'westeurope', apiKey: TEST_KEY, timeoutMs: 30000 };
 
