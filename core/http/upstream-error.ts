@@ -1,6 +1,7 @@
 import { GatewayError, type ErrorDetail } from '../errors';
 
-const LONG_TOKEN = /\b[A-Za-z0-9_\-]{24,}\b/g;
+// A long run with a digit in it looks like a key; long words (`UnrecognizedClientException`) do not.
+const LONG_TOKEN = /\b(?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{24,}\b/g;
 const KEY_LIKE = /\b(sk|xi|key|token)[-_][A-Za-z0-9_\-]{6,}/gi;
 
 /** Removes anything that looks like a credential from text an upstream sent back. */
@@ -44,7 +45,7 @@ function pickMessage(value: unknown): { message?: string; code?: string } {
     }
   }
   const message = firstString(record, ['message', 'Message', 'error', 'detail', 'status_msg', 'err_msg', 'err_code']);
-  const code = firstString(record, ['code', 'type', 'status', '__type', 'status_code']);
+  const code = firstString(record, ['code', 'err_code', 'error_code', 'type', 'status', '__type', 'status_code']);
   return { message, code };
 }
 

@@ -11,7 +11,7 @@ export function ensure(condition: unknown, message: string): asserts condition {
   if (!condition) throw new ConformanceFailure(message);
 }
 
-const BCP47 = /^[a-zA-Z]{2,3}(-[a-zA-Z]{3}){0,3}(-[a-zA-Z]{4})?(-([a-zA-Z]{2}|[0-9]{3}))?(-([a-zA-Z0-9]{5,8}|[0-9][a-zA-Z0-9]{3}))*$/;
+const BCP47 = /^[a-zA-Z]{2,3}(-[a-zA-Z]{3}){0,3}(-[a-zA-Z]{4})?(-([a-zA-Z]{2}|[0-9]{3}))?(-([a-zA-Z0-9]{5,8}|[0-9][a-zA-Z0-9]{3}))*(-x(-[a-zA-Z0-9]{1,8})+)?$/;
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const VOICE_FIELDS = ['description', 'gender', 'language', 'voiceId', 'voiceName'];
 

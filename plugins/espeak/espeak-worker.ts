@@ -2,7 +2,8 @@
  * Worker script of the espeak pool: each thread loads its own eSpeak NG engine once and
  * answers synthesis, voice-list and warm-up tasks.
  */
-import { serveWorkerTasks, type WorkerReply } from '../../core';
+// The light entry point for worker scripts: loading all of core in every thread costs ~25 MB.
+import { serveWorkerTasks, type WorkerReply } from '../../core/workers';
 import { encodeSamples } from './audio-encoding';
 import { loadEspeakEngine, type EspeakEngine } from './espeak-engine';
 import type { EspeakResult, EspeakTask, SynthesizeTask } from './worker-messages';

@@ -73,3 +73,11 @@ describe('core/http upstreamFetch', () => {
     expect(redactSecrets('bad key sk-proj-abcdefghijklmnop')).to.not.include('abcdefghijklmnop');
   });
 });
+
+describe('core/http redactSecrets', () => {
+  it('keeps long error names but hides key-shaped tokens', () => {
+    const safe = redactSecrets('UnrecognizedClientException: token 0f3c9a8b7d6e5f4a3b2c1d0e9f8a7b6c is invalid');
+    expect(safe).to.include('UnrecognizedClientException');
+    expect(safe).to.not.include('0f3c9a8b7d6e5f4a3b2c1d0e9f8a7b6c');
+  });
+});
