@@ -1,17 +1,9 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioFormat, AudioStore, VoiceInfo } from '../core';
+import type { AccountService, AudioFormat, AudioStore, SynthesisRequest, VoiceInfo } from '../core';
 
-/** A validated body of POST /api/v1/common/tts-sync, defaults applied. */
-export interface SynthesisRequest {
-  readonly model: string;
-  readonly text: string;
-  readonly voice: string;
-  readonly speed: number;
-  readonly pitch: number;
-  readonly volume: number;
-  readonly format: AudioFormat;
-}
+/** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
+export type { SynthesisRequest };
 
 /** Who asks and how to stop: the signal aborts when the client disconnects. */
 export interface SynthesisContext {
@@ -28,6 +20,8 @@ export interface SynthesisOutcome {
   /** How each setting was honoured, for the `X-TTS-Applied` header, e.g. `speed=native; pitch=dsp`. */
   readonly applied: string;
   readonly sampleRate?: number;
+  /** The provider instance that served the request, for the access log. */
+  readonly provider?: string;
 }
 
 /** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */

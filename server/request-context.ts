@@ -22,3 +22,14 @@ export function principalOf(response: Response): AuthenticatedKey {
   if (!principal) throw new GatewayError('TTS_ERR_INTERNAL', 'Internal error');
   return principal;
 }
+
+/** Facts a route adds to its access-log line (model, provider, text length); never the text. */
+export type AccessLogFields = Readonly<Record<string, string | number>>;
+
+export function addAccessLogFields(response: Response, fields: AccessLogFields): void {
+  response.locals.accessLogFields = { ...accessLogFieldsOf(response), ...fields };
+}
+
+export function accessLogFieldsOf(response: Response): AccessLogFields {
+  return (response.locals.accessLogFields as AccessLogFields | undefined) ?? {};
+}

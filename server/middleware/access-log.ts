@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'winston';
-import { requestIdOf } from '../request-context';
+import { accessLogFieldsOf, requestIdOf } from '../request-context';
 
 const MAX_LOGGED_PATH = 200;
 
@@ -14,7 +14,7 @@ function routeOf(request: Request): string {
   return `(unmatched) ${request.path.slice(0, MAX_LOGGED_PATH)}`;
 }
 
-/** One line per request: id, method, route, status and latency. Never headers or bodies. */
+/** One line per request: id, method, route, status, latency and the route's own facts. Never headers or bodies. */
 export function accessLog(logger: Logger): RequestHandler {
   return function logAccess(request, response, next) {
     const started = process.hrtime.bigint();
@@ -26,6 +26,7 @@ export function accessLog(logger: Logger): RequestHandler {
         route: routeOf(request),
         status: response.statusCode,
         latencyMs,
+        ...accessLogFieldsOf(response),
         ...(response.writableFinished ? {} : { aborted: true }),
       });
     });

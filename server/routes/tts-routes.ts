@@ -4,7 +4,7 @@ import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
-import { principalOf, requestIdOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
 import { checkSynthesisText } from '../validation/synthesis-text';
 
 export interface TtsRoutesOptions {
@@ -31,10 +31,12 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const requestId = requestIdOf(response);
       const disconnect = abortOnDisconnect(response);
       const { model, text, voice, speed, pitch, volume, format } = body;
+      addAccessLogFields(response, { model, format, textLength: characters });
       const outcome = await synthesize(
         { model, text, voice, speed, pitch, volume, format },
         { requestId, accountId: account.id, signal: disconnect.signal },
       ).finally(() => disconnect.dispose());
+      addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: outcome.applied });
       // Losing one usage row must not turn a finished synthesis into an error.
       await accounts.recordUsage(account.id, keyId, { model, characters, bytes: outcome.size }).catch((error: unknown) => {
         logger.warn('usage not recorded', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });

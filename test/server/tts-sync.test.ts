@@ -176,6 +176,14 @@ describe('server POST /api/v1/common/tts-sync', () => {
       expect(logged).to.not.include('my secret diary entry').and.not.include(apiKey);
       expect(testApp.logs.find((entry) => entry.route === '/api/v1/common/tts-sync')).to.include({ method: 'POST', status: 200 });
     });
+
+    it('logs the model, the text length and the provider on the request line', async () => {
+      await post({ ...VALID, text: 'Hi 😀' }).expect(200);
+      const line = testApp.logs.find((entry) => entry.route === '/api/v1/common/tts-sync');
+      expect(line).to.include({ model: VALID.model, textLength: 4 });
+      expect(line).to.have.property('provider');
+      expect(line).to.have.property('latencyMs');
+    });
   });
 
   describe('with a body limit', () => {
