@@ -1,10 +1,5 @@
 import { describeProviderConformance } from '../../../core/testing';
 import google from '../../../plugins/google';
-import { googleStandIn } from './google-stand-in';
-import { TEST_API_KEY } from './google-test-setup';
+import { standInFetch, standInOptions } from './stand-in';
 
-describeProviderConformance({
-  plugin: google,
-  options: { apiKey: TEST_API_KEY, baseUrl: 'https://texttospeech.googleapis.com', timeoutMs: 5000 },
-  fetch: googleStandIn,
-});
+describeProviderConformance({ plugin: google, options: standInOptions, fetch: standInFetch() });

@@ -1,23 +1,5 @@
 import { describeProviderConformance } from '../../../core/testing';
-import type { AudioFormat } from '../../../core';
 import compatiblePlugin from '../../../plugins/openai-compatible';
-import { conformanceAudio, kokoroOptions } from './compatible-harness';
+import { standInFetch, standInOptions } from './stand-in';
 
-/** A Kokoro-FastAPI stand-in: model and voice lists, and recorded speech per response_format. */
-function kokoroStandIn(): typeof fetch {
-  const audio = conformanceAudio();
-  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  return (async (input: string | URL | Request, init?: RequestInit) => {
-    init?.signal?.throwIfAborted();
-    const path = new URL(String(input)).pathname;
-    if (path === '/v1/models') return json({ object: 'list', data: [{ id: 'kokoro', object: 'model' }, { id: 'tts-1', object: 'model' }] });
-    if (path === '/v1/audio/voices') return json({ voices: ['af_bella', 'bm_george'] });
-    if (path === '/v1/audio/speech' && init?.method === 'POST') {
-      const body = JSON.parse(String(init.body)) as { response_format: AudioFormat };
-      return new Response(audio[body.response_format], { status: 200, headers: { 'content-type': 'application/octet-stream' } });
-    }
-    return new Response('{"detail":"Not Found"}', { status: 404 });
-  }) as typeof fetch;
-}
-
-describeProviderConformance({ plugin: compatiblePlugin, options: { ...kokoroOptions, modelPrefix: 'kokoro' }, fetch: kokoroStandIn() });
+describeProviderConformance({ plugin: compatiblePlugin, options: standInOptions, fetch: standInFetch() });

@@ -1,20 +1,5 @@
 import { describeProviderConformance } from '../../../core/testing';
-import type { AudioFormat } from '../../../core';
 import openAiPlugin from '../../../plugins/openai';
-import { baseOptions, conformanceAudio } from './openai-harness';
+import { standInFetch, standInOptions } from './stand-in';
 
-const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
-
-/** Answers `POST /v1/audio/speech` with recorded speech in the requested response_format. */
-function openAiStandIn(): typeof fetch {
-  const audio = conformanceAudio();
-  return (async (input: string | URL | Request, init?: RequestInit) => {
-    init?.signal?.throwIfAborted();
-    const url = String(input);
-    if (!url.endsWith('/v1/audio/speech') || init?.method !== 'POST') return new Response('{"error":{"message":"not found"}}', { status: 404 });
-    const body = JSON.parse(String(init.body)) as { response_format: AudioFormat };
-    return new Response(audio[body.response_format], { status: 200, headers: { 'content-type': CONTENT_TYPES[body.response_format] } });
-  }) as typeof fetch;
-}
-
-describeProviderConformance({ plugin: openAiPlugin, options: baseOptions, fetch: openAiStandIn() });
+describeProviderConformance({ plugin: openAiPlugin, options: standInOptions, fetch: standInFetch() });
