@@ -19,6 +19,6 @@ export interface ConfigFile {
   readonly auth: { registration: 'open' | 'closed' };
   readonly cache: { catalogTtl: Duration };
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
-  readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'json' | 'pretty' };
+  readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format?: 'json' | 'pretty' };
   readonly providers: ProviderEntryFile[];
 }

@@ -104,7 +104,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       chunkConcurrency: file.synthesis.chunkConcurrency,
       ...(file.synthesis.audioWorkers !== undefined && { audioWorkers: file.synthesis.audioWorkers }),
     },
-    logging: { level: file.logging.level, format: file.logging.format },
+    logging: { level: file.logging.level, format: file.logging.format ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty') },
     providers,
     sourceFile,
     baseDirectory,

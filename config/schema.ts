@@ -74,7 +74,8 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
     }),
     logging: section({
       level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
-      format: { enum: ['json', 'pretty'], default: 'json' },
+      // No default here: JSON lines when NODE_ENV=production, readable lines otherwise (normalize-config).
+      format: { enum: ['json', 'pretty'] },
     }),
     providers: {
       type: 'array',

@@ -23,6 +23,11 @@ describe('config/loadConfig: sources and defaults', () => {
     expect(config.skippedProviders).to.deep.equal([]);
   });
 
+  it('logs JSON lines in production and readable lines otherwise, unless the file says', async () => {
+    expect((await loadConfig({ argv: [], env: { NODE_ENV: 'production' }, cwd: directory.path })).logging.format).to.equal('json');
+    expect((await loadConfig({ argv: [], env: {}, cwd: directory.path })).logging.format).to.equal('pretty');
+  });
+
   it('returns a deeply frozen configuration', async () => {
     const config = await load();
     expect(Object.isFrozen(config)).to.equal(true);
