@@ -18,7 +18,9 @@ export function serveWorkerTasks<Task, Result>(handler: (task: Task) => Promise<
       port.postMessage(answer, (reply.transfer ?? []) as TransferListItem[]);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      const answer: ResultMessage<Result> = { id: message.id, ok: false, error: { message: text } };
+      // A coded error (GatewayError) keeps its code across the thread boundary.
+      const code: unknown = (error as { code?: unknown } | null)?.code;
+      const answer: ResultMessage<Result> = { id: message.id, ok: false, error: { message: text, ...(typeof code === 'string' && { code }) } };
       port.postMessage(answer);
     }
   });

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker, type TransferListItem } from 'node:worker_threads';
-import { GatewayError } from '../errors';
+import { ERROR_CATALOGUE, GatewayError, type ErrorCode } from '../errors';
 import type { ResultMessage, TaskMessage } from './worker-protocol';
 
 export interface WorkerPoolOptions {
@@ -107,7 +107,7 @@ export class WorkerPool<Task, Result> {
     slot.current = undefined;
     worker.unref();
     if (message.ok) pending.resolve(message.result);
-    else pending.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} task failed: ${message.error.message}`));
+    else pending.reject(workerFailure(this.options.name, message.error));
     this.dispatch();
   }
 
@@ -128,6 +128,12 @@ export class WorkerPool<Task, Result> {
       pending.reject(cancelled(this.options.name));
     }
   }
+}
+
+/** A worker's coded error keeps its code; anything else is an internal failure. */
+function workerFailure(name: string, error: { message: string; code?: string }): GatewayError {
+  if (error.code && error.code in ERROR_CATALOGUE) return new GatewayError(error.code as ErrorCode, error.message);
+  return new GatewayError('TTS_ERR_INTERNAL', `${name} task failed: ${error.message}`);
 }
 
 function cancelled(name: string): GatewayError {
