@@ -30,7 +30,34 @@ function prosody(values: Partial<Record<Adjustment, string | number | undefined>
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as SentSynthesis['prosody'];
 }
 
-const json = (call: OutgoingCall): Record<string, any> => JSON.parse(call.body) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A JSON request body, read field by field without trusting its shape. */
+class JsonBody {
+  private readonly value: unknown;
+
+  constructor(call: OutgoingCall) {
+    this.value = JSON.parse(call.body);
+  }
+
+  /** The value at a path of object keys, or undefined when any step is missing. */
+  at(...path: string[]): unknown {
+    return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), this.value);
+  }
+
+  text(...path: string[]): string {
+    const found = this.at(...path);
+    if (typeof found !== 'string') throw new Error(`request body has no text at ${path.join('.')}`);
+    return found;
+  }
+
+  number(...path: string[]): number | undefined {
+    const found = this.at(...path);
+    return typeof found === 'number' ? found : undefined;
+  }
+}
+
+/** The JSON bodies of the calls to one path. */
+const bodiesTo = (calls: readonly OutgoingCall[], matches: (path: string) => boolean): JsonBody[] =>
+  calls.filter((call) => matches(call.url.pathname)).map((call) => new JsonBody(call));
 
 const XML_ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&apos;': "'" };
 
@@ -49,26 +76,29 @@ const MICROSOFT_PROSODY = { rate: 'speed', pitch: 'pitch', volume: 'volume' } as
 
 /** Readers per plugin: which outgoing calls are synthesis calls, and what they carried. */
 export const SYNTHESIS_READERS: Readonly<Record<string, (calls: readonly OutgoingCall[]) => SentSynthesis[]>> = {
-  openai: (calls) => calls.filter((call) => call.url.pathname === '/v1/audio/speech').map(json).map((body) => ({ text: body.input, prosody: prosody({ speed: body.speed }) })),
-  'openai-compatible': (calls) => calls.filter((call) => call.url.pathname === '/v1/audio/speech').map(json).map((body) => ({ text: body.input, prosody: prosody({ speed: body.speed }) })),
+  openai: (calls) => bodiesTo(calls, (path) => path === '/v1/audio/speech').map((body) => ({ text: body.text('input'), prosody: prosody({ speed: body.number('speed') }) })),
+  'openai-compatible': (calls) =>
+    bodiesTo(calls, (path) => path === '/v1/audio/speech').map((body) => ({ text: body.text('input'), prosody: prosody({ speed: body.number('speed') }) })),
   elevenlabs: (calls) =>
-    calls.filter((call) => call.url.pathname.startsWith('/v1/text-to-speech/')).map(json).map((body) => ({ text: body.text, prosody: prosody({ speed: body.voice_settings?.speed }) })),
+    bodiesTo(calls, (path) => path.startsWith('/v1/text-to-speech/')).map((body) => ({ text: body.text('text'), prosody: prosody({ speed: body.number('voice_settings', 'speed') }) })),
   azure: (calls) => calls.filter((call) => call.url.pathname === '/cognitiveservices/v1').map((call) => readSsml(call.body, MICROSOFT_PROSODY)),
   google: (calls) =>
-    calls
-      .filter((call) => call.url.pathname === '/v1/text:synthesize')
-      .map(json)
-      .map((body) => ({ text: body.input.text, prosody: prosody({ speed: body.audioConfig.speakingRate, pitch: body.audioConfig.pitch, volume: body.audioConfig.volumeGainDb }) })),
+    bodiesTo(calls, (path) => path === '/v1/text:synthesize').map((body) => ({
+      text: body.text('input', 'text'),
+      prosody: prosody({ speed: body.number('audioConfig', 'speakingRate'), pitch: body.number('audioConfig', 'pitch'), volume: body.number('audioConfig', 'volumeGainDb') }),
+    })),
   polly: (calls) =>
-    calls
-      .filter((call) => call.url.pathname === '/v1/speech')
-      .map(json)
-      .map((body) => (body.TextType === 'ssml' ? readSsml(body.Text, { rate: 'speed', volume: 'volume' }) : { text: body.Text, prosody: {} })),
+    bodiesTo(calls, (path) => path === '/v1/speech').map((body) =>
+      body.text('TextType') === 'ssml' ? readSsml(body.text('Text'), { rate: 'speed', volume: 'volume' }) : { text: body.text('Text'), prosody: {} },
+    ),
   minimax: (calls) =>
-    calls.filter((call) => call.url.pathname === '/v1/t2a_v2').map(json).map((body) => ({ text: body.text, prosody: prosody({ speed: body.voice_setting.speed, pitch: body.voice_setting.pitch }) })),
-  deepgram: (calls) => calls.filter((call) => call.url.pathname === '/v1/speak').map(json).map((body) => ({ text: body.text, prosody: {} })),
+    bodiesTo(calls, (path) => path === '/v1/t2a_v2').map((body) => ({
+      text: body.text('text'),
+      prosody: prosody({ speed: body.number('voice_setting', 'speed'), pitch: body.number('voice_setting', 'pitch') }),
+    })),
+  deepgram: (calls) => bodiesTo(calls, (path) => path === '/v1/speak').map((body) => ({ text: body.text('text'), prosody: {} })),
   cartesia: (calls) =>
-    calls.filter((call) => call.url.pathname === '/tts/bytes').map(json).map((body) => ({ text: body.transcript, prosody: prosody({ speed: body.generation_config?.speed }) })),
+    bodiesTo(calls, (path) => path === '/tts/bytes').map((body) => ({ text: body.text('transcript'), prosody: prosody({ speed: body.number('generation_config', 'speed') }) })),
 };
 
 /** The ssml frames an Edge stand-in received, read like Azure's SSML. */
