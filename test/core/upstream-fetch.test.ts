@@ -1,22 +1,13 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { GatewayError, parseRetryAfter, upstreamFetch, parseUpstreamJson, redactSecrets } from '../../core';
+import { expectGatewayError } from '../support/gateway-error-assertions';
 
 describe('core/http upstreamFetch', () => {
   afterEach(() => nock.cleanAll());
 
   const call = (path: string, timeoutMs = 2000) =>
     upstreamFetch({ provider: 'Acme', fetch, url: `https://api.acme.test${path}`, timeoutMs, secrets: ['sk-secret-123456'] });
-
-  async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).to.be.instanceOf(GatewayError);
-      return error as GatewayError;
-    }
-    throw new Error('expected a failure');
-  }
 
   it('returns the body of a 2xx answer', async () => {
     nock('https://api.acme.test').get('/ok').reply(200, 'hello');
@@ -26,7 +17,7 @@ describe('core/http upstreamFetch', () => {
 
   it('maps 401 to a 502 credentials error without leaking the key', async () => {
     nock('https://api.acme.test').get('/x').reply(401, { error: { message: 'Incorrect API key provided: sk-secret-123456', code: 'invalid_api_key' } });
-    const error = await failure(call('/x'));
+    const error = await expectGatewayError(call('/x'));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
     expect(error.message).to.not.include('sk-secret-123456');
@@ -35,27 +26,27 @@ describe('core/http upstreamFetch', () => {
 
   it('maps 429 to 429 with the Retry-After seconds', async () => {
     nock('https://api.acme.test').get('/x').reply(429, { message: 'slow down' }, { 'Retry-After': '7' });
-    const error = await failure(call('/x'));
+    const error = await expectGatewayError(call('/x'));
     expect(error.status).to.equal(429);
     expect(error.retryAfterSeconds).to.equal(7);
   });
 
   it('maps 5xx to 502 and keeps the upstream status in the details', async () => {
     nock('https://api.acme.test').get('/x').reply(503, 'busy');
-    const error = await failure(call('/x'));
+    const error = await expectGatewayError(call('/x'));
     expect(error.status).to.equal(502);
     expect(error.details[0]).to.include({ upstreamStatus: 503 });
   });
 
   it('maps a missed deadline to 504', async () => {
     nock('https://api.acme.test').get('/x').delay(500).reply(200, 'late');
-    const error = await failure(call('/x', 50));
+    const error = await expectGatewayError(call('/x', 50));
     expect(error.status).to.equal(504);
   });
 
   it('maps a connection failure to 503', async () => {
     nock('https://api.acme.test').get('/x').replyWithError({ code: 'ECONNREFUSED', message: 'refused' });
-    const error = await failure(call('/x'));
+    const error = await expectGatewayError(call('/x'));
     expect(error.status).to.equal(503);
   });
 

@@ -2,19 +2,10 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountService, GatewayError, SqliteAccountStore, hashApiKey } from '../../../core';
+import { AccountService, SqliteAccountStore, hashApiKey } from '../../../core';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 
 const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
-
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('core/accounts AccountService', () => {
   let store: SqliteAccountStore;
@@ -40,22 +31,22 @@ describe('core/accounts AccountService', () => {
 
   it('refuses a duplicate email (case-insensitive) with 409', async () => {
     await service.register('ada@example.com', 'password-1');
-    const error = await failure(service.register('ADA@example.com', 'password-2'));
+    const error = await expectGatewayError(service.register('ADA@example.com', 'password-2'));
     expect(error.code).to.equal('TTS_ERR_CONFLICT');
     expect(error.status).to.equal(409);
   });
 
   it('refuses registration when it is closed', async () => {
     const closed = new AccountService(store, { registration: 'closed', scrypt: FAST_SCRYPT });
-    const error = await failure(closed.register('ada@example.com', 'password-1'));
+    const error = await expectGatewayError(closed.register('ada@example.com', 'password-1'));
     expect(error.status).to.equal(403);
     expect(error.code).to.equal('TTS_ERR_FORBIDDEN');
   });
 
   it('validates the email shape and the password length', async () => {
-    expect((await failure(service.register('not-an-email', 'password-1'))).details[0]).to.include({ field: 'email' });
-    expect((await failure(service.register('a@b', 'password-1'))).status).to.equal(400);
-    const short = await failure(service.register('ada@example.com', 'seven77'));
+    expect((await expectGatewayError(service.register('not-an-email', 'password-1'))).details[0]).to.include({ field: 'email' });
+    expect((await expectGatewayError(service.register('a@b', 'password-1'))).status).to.equal(400);
+    const short = await expectGatewayError(service.register('ada@example.com', 'seven77'));
     expect(short.details[0]).to.include({ field: 'password' });
     await service.register('ada@example.com', 'eight888');
   });
@@ -65,8 +56,8 @@ describe('core/accounts AccountService', () => {
     const login = await service.login('ADA@example.com', 'password-1');
     expect(login.apiKey.apiKey).to.not.equal(registered.apiKey.apiKey);
     expect((await service.authenticate(login.apiKey.apiKey)).account.id).to.equal(registered.account.id);
-    const wrongPassword = await failure(service.login('ada@example.com', 'password-2'));
-    const unknownEmail = await failure(service.login('bob@example.com', 'password-1'));
+    const wrongPassword = await expectGatewayError(service.login('ada@example.com', 'password-2'));
+    const unknownEmail = await expectGatewayError(service.login('bob@example.com', 'password-1'));
     expect(wrongPassword.status).to.equal(401);
     expect(unknownEmail.status).to.equal(401);
     expect(wrongPassword.message).to.equal(unknownEmail.message);
@@ -75,7 +66,7 @@ describe('core/accounts AccountService', () => {
   it('refuses missing, malformed and unknown keys with 401', async () => {
     await service.register('ada@example.com', 'password-1');
     for (const key of [undefined, '', 'nope', `ttsg_${'A'.repeat(43)}`]) {
-      const error = await failure(service.authenticate(key));
+      const error = await expectGatewayError(service.authenticate(key));
       expect(error.status).to.equal(401);
     }
   });
@@ -120,20 +111,20 @@ describe('core/accounts AccountService', () => {
     const bob = await service.register('bob@example.com', 'password-1');
     const spare = await service.createKey(ada.account.id, 'spare');
     await service.authenticate(spare.apiKey);
-    const foreign = await failure(service.revokeKey(bob.account.id, spare.id));
+    const foreign = await expectGatewayError(service.revokeKey(bob.account.id, spare.id));
     expect(foreign.status).to.equal(404);
     await service.authenticate(spare.apiKey);
     await service.revokeKey(ada.account.id, spare.id);
-    expect((await failure(service.authenticate(spare.apiKey))).status).to.equal(401);
-    expect((await failure(service.revokeKey(ada.account.id, spare.id))).status).to.equal(404);
+    expect((await expectGatewayError(service.authenticate(spare.apiKey))).status).to.equal(401);
+    expect((await expectGatewayError(service.revokeKey(ada.account.id, spare.id))).status).to.equal(404);
     expect((await service.listKeys(ada.account.id)).map((key) => key.id)).to.deep.equal([ada.apiKey.id]);
     await service.authenticate(ada.apiKey.apiKey);
   });
 
   it('validates key names', async () => {
     const { account } = await service.register('ada@example.com', 'password-1');
-    expect((await failure(service.createKey(account.id, '   '))).details[0]).to.include({ field: 'name' });
-    expect((await failure(service.createKey(account.id, 'x'.repeat(101)))).status).to.equal(400);
+    expect((await expectGatewayError(service.createKey(account.id, '   '))).details[0]).to.include({ field: 'name' });
+    expect((await expectGatewayError(service.createKey(account.id, 'x'.repeat(101)))).status).to.equal(400);
   });
 
   it('records usage per account and key', async () => {

@@ -4,6 +4,7 @@ import { resample } from '../../../core/audio/dsp/resample';
 import { encodeRawPcm } from '../../../core/audio/encode/wav-encoder';
 import { GatewayError } from '../../../core/errors';
 import { decodeForTest, durationSeconds, medianF0, peak, rms, speechDurationSeconds } from '../../support/audio-analysis';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { speechMp3Bytes, speechPcm, speechWavBytes } from './speech-fixture';
 
 describe('AudioProcessor (through its worker pool)', () => {
@@ -19,16 +20,7 @@ describe('AudioProcessor (through its worker pool)', () => {
 
   after(() => processor.close());
 
-  async function expectCode(job: AudioJob, code: string): Promise<void> {
-    try {
-      await processor.process(job);
-    } catch (error) {
-      expect(error).to.be.instanceOf(GatewayError);
-      expect((error as GatewayError).code).to.equal(code);
-      return;
-    }
-    expect.fail(`expected ${code}`);
-  }
+  const expectCode = (job: AudioJob, code: string) => expectGatewayError(processor.process(job), code);
 
   it('halves the speech duration at speed 2 without changing pitch, and reports the duration', async () => {
     const result = await processor.process({ inputs: [wav], ...neutral, speed: 2, output: 'wav' });

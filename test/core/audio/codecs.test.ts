@@ -2,20 +2,9 @@ import { expect } from 'chai';
 import { decodeAudio } from '../../../core/audio/decode/decode-audio';
 import { ENCODABLE_FORMATS, encodeAudio } from '../../../core/audio/encode/encode-audio';
 import { sniffAudioFormat } from '../../../core/audio/sniff-audio-format';
-import { GatewayError } from '../../../core/errors';
 import { countMp3Frames, decodeForTest, durationSeconds, medianF0, parseWavHeader, rms } from '../../support/audio-analysis';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { buildWav, speechMp3Bytes, speechPcm, speechWavBytes } from './speech-fixture';
-
-async function expectGatewayError(promise: Promise<unknown>, code: string): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    expect((error as GatewayError).code).to.equal(code);
-    return;
-  }
-  expect.fail(`expected ${code}`);
-}
 
 describe('audio decoders', () => {
   const speech = speechPcm();

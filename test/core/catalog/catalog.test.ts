@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Catalog, GatewayError, type LoadedProvider, type ModelInfo, type ProviderAudio, type TtsProvider, type VoiceInfo } from '../../../core';
 import { recordingLogger, type LogRecord } from '../plugin/plugin-test-helpers';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 
 const capabilities = { formats: ['mp3'] as const, maxInputChars: 100 };
 
@@ -43,16 +44,6 @@ function loaded(instanceId: string, provider: TtsProvider, names: Array<string |
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a GatewayError');
-}
-
 describe('core/catalog Catalog', () => {
   let clock: number;
   let records: LogRecord[];
@@ -86,7 +77,7 @@ describe('core/catalog Catalog', () => {
   it('answers 404 TTS_ERR_MODEL_NOT_FOUND for an unknown model', async () => {
     const catalog = single();
     expect(() => catalog.resolve('nope')).to.throw(GatewayError).with.property('code', 'TTS_ERR_MODEL_NOT_FOUND');
-    const error = await failure(catalog.listVoices('nope'));
+    const error = await expectGatewayError(catalog.listVoices('nope'));
     expect(error.status).to.equal(404);
   });
 
@@ -142,7 +133,7 @@ describe('core/catalog Catalog', () => {
 
   it('answers 404 TTS_ERR_VOICE_NOT_FOUND after exactly one refresh', async () => {
     const catalog = single();
-    const error = await failure(catalog.findVoice('acme-1', 'zed'));
+    const error = await expectGatewayError(catalog.findVoice('acme-1', 'zed'));
     expect(error.code).to.equal('TTS_ERR_VOICE_NOT_FOUND');
     expect(error.status).to.equal(404);
     expect(provider.voiceCalls).to.have.length(2);
@@ -150,11 +141,11 @@ describe('core/catalog Catalog', () => {
 
   it('does not refresh on every miss while the list is younger than the minimum interval', async () => {
     const catalog = single(10_000);
-    await failure(catalog.findVoice('acme-1', 'zed'));
-    await failure(catalog.findVoice('acme-1', 'zed'));
+    await expectGatewayError(catalog.findVoice('acme-1', 'zed'));
+    await expectGatewayError(catalog.findVoice('acme-1', 'zed'));
     expect(provider.voiceCalls).to.have.length(1);
     clock += 10_000;
-    await failure(catalog.findVoice('acme-1', 'zed'));
+    await expectGatewayError(catalog.findVoice('acme-1', 'zed'));
     expect(provider.voiceCalls).to.have.length(2);
   });
 
@@ -176,13 +167,13 @@ describe('core/catalog Catalog', () => {
     const healthy = new ScriptedProvider(['ok']);
     const catalog = catalogOf([loaded('broken', provider, ['broken-1']), loaded('healthy', healthy, ['healthy-1'])]);
     provider.next = () => Promise.reject(new GatewayError('TTS_ERR_TIMEOUT', 'Acme did not answer in time'));
-    expect((await failure(catalog.listVoices('broken-1'))).status).to.equal(504);
+    expect((await expectGatewayError(catalog.listVoices('broken-1'))).status).to.equal(504);
     expect((await catalog.listVoices('healthy-1')).map((item) => item.voiceId)).to.deep.equal(['ok']);
   });
 
   it('turns a plugin bug into a 502 without its message', async () => {
     provider.next = () => Promise.reject(new TypeError('cannot read properties of undefined'));
-    const error = await failure(single().listVoices('acme-1'));
+    const error = await expectGatewayError(single().listVoices('acme-1'));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM');
     expect(error.message).to.not.include('undefined');
   });
@@ -192,7 +183,7 @@ describe('core/catalog Catalog', () => {
     provider.next = () => new Promise((resolve) => (release = resolve));
     const catalog = single();
     const controller = new AbortController();
-    const cancelled = failure(catalog.listVoices('acme-1', controller.signal));
+    const cancelled = expectGatewayError(catalog.listVoices('acme-1', controller.signal));
     const patient = catalog.listVoices('acme-1');
     controller.abort();
     expect((await cancelled).code).to.equal('TTS_ERR_CANCELLED');

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'chai';
-import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import azurePlugin, { type AzureOptions } from '../../../plugins/azure';
 import { fixturesRoot } from '../../support/paths';
 
@@ -30,17 +29,6 @@ export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {})
     requestId: 'test-request-1',
     ...overrides,
   };
-}
-
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    expect((error as GatewayError).code).to.equal(code);
-    return error as GatewayError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
 }
 
 /** The recorded audio of one synthesis fixture (its response body). */

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createAzure, expectCode, speechRequest, TEST_KEY } from './azure-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createAzure, speechRequest, TEST_KEY } from './azure-harness';
 
 async function failWith(scenario: string, code: string) {
   const replay = await replayFixture('azure', scenario);
   try {
     const provider = await createAzure();
-    return await expectCode(provider.synthesize(speechRequest()), code);
+    return await expectGatewayError(provider.synthesize(speechRequest()), code);
   } finally {
     replay.done();
   }
@@ -46,7 +47,7 @@ describe('azure plugin: upstream failures', () => {
     nock('https://westeurope.tts.speech.microsoft.com').post('/cognitiveservices/v1').delay(2000).reply(200, Buffer.from('494433', 'hex'));
     try {
       const provider = await createAzure({ timeoutMs: 50 });
-      const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();
@@ -55,6 +56,6 @@ describe('azure plugin: upstream failures', () => {
 
   it('refuses a format it does not produce natively', async () => {
     const provider = await createAzure();
-    await expectCode(provider.synthesize(speechRequest({ format: 'flac' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    await expectGatewayError(provider.synthesize(speechRequest({ format: 'flac' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createAzure, expectCode, TEST_KEY } from './azure-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createAzure, TEST_KEY } from './azure-harness';
 
 describe('azure plugin: models and voices', () => {
   it('declares azure-tts with its native formats, ranges and input limit', async () => {
@@ -43,7 +44,7 @@ describe('azure plugin: models and voices', () => {
     const replay = await replayFixture('azure', 'voices-malformed');
     try {
       const provider = await createAzure();
-      await expectCode(provider.voices('azure-tts'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+      await expectGatewayError(provider.voices('azure-tts'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     } finally {
       replay.done();
     }
@@ -51,7 +52,7 @@ describe('azure plugin: models and voices', () => {
 
   it('refuses a model it does not serve', async () => {
     const provider = await createAzure();
-    await expectCode(provider.voices('tts-1'), 'TTS_ERR_MODEL_NOT_FOUND');
+    await expectGatewayError(provider.voices('tts-1'), 'TTS_ERR_MODEL_NOT_FOUND');
   });
 
   it('uses baseUrl instead of the regional endpoint when given', async () => {

@@ -1,5 +1,4 @@
-import { expect } from 'chai';
-import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import edgePlugin, { type EdgeOptions } from '../../../plugins/edge';
 import type { EdgeStandIn } from './edge-stand-in';
 
@@ -25,17 +24,6 @@ export async function createEdge(standIn: EdgeStandIn, overrides: Partial<EdgeOp
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
   return { model: 'edge-tts', voice: 'en-US-AriaNeural', text: 'Hello from Edge.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-1', ...overrides };
-}
-
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    expect((error as GatewayError).code).to.equal(code);
-    return error as GatewayError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
 }
 
 /** Splits a protocol text frame into its header lines and body. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { EdgeStandIn } from './edge-stand-in';
-import { createEdge, expectCode, speechRequest } from './edge-harness';
+import { createEdge, speechRequest } from './edge-harness';
 
 describe('edge plugin: refusals and failures', () => {
   let standIn: EdgeStandIn;
@@ -12,7 +13,7 @@ describe('edge plugin: refusals and failures', () => {
   it('answers 503 saying the service refused the connection when the upgrade gets 403', async () => {
     standIn.behaviour = 'refuse';
     const provider = await createEdge(standIn);
-    const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+    const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.status).to.equal(503);
     expect(error.message).to.include('Edge read-aloud service refused the connection (HTTP 403)');
     expect(error.message).to.include('client');
@@ -24,21 +25,21 @@ describe('edge plugin: refusals and failures', () => {
   it('answers 503 when the service closes the socket before the turn ends', async () => {
     standIn.behaviour = 'close-early';
     const provider = await createEdge(standIn);
-    const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+    const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.message).to.include('closed the socket');
   });
 
   it('answers 503 when the turn ends without audio', async () => {
     standIn.behaviour = 'no-audio';
     const provider = await createEdge(standIn);
-    const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+    const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.message).to.include('without audio');
   });
 
   it('answers 504 when the service never answers within timeoutMs', async () => {
     standIn.behaviour = 'silent';
     const provider = await createEdge(standIn, { timeoutMs: 200 });
-    const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+    const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
     expect(error.status).to.equal(504);
     expect(standIn.connections[0].messages).to.have.length(2);
   });
@@ -49,18 +50,18 @@ describe('edge plugin: refusals and failures', () => {
     const controller = new AbortController();
     const pending = provider.synthesize(speechRequest({ signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
-    await expectCode(pending, 'TTS_ERR_CANCELLED');
+    await expectGatewayError(pending, 'TTS_ERR_CANCELLED');
   });
 
   it('answers 503 when nothing listens at the endpoint', async () => {
     const provider = await createEdge(standIn, { baseUrl: 'ws://127.0.0.1:1/edge/v1' });
-    const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+    const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.details[0]).to.include({ reason: 'upstream_unreachable' });
   });
 
   it('refuses formats other than mp3', async () => {
     const provider = await createEdge(standIn);
-    await expectCode(provider.synthesize(speechRequest({ format: 'pcm' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    await expectGatewayError(provider.synthesize(speechRequest({ format: 'pcm' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
     expect(standIn.connections).to.have.length(0);
   });
 });

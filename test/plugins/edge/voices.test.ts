@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { EdgeStandIn } from './edge-stand-in';
-import { createEdge, expectCode } from './edge-harness';
+import { createEdge } from './edge-harness';
 
 describe('edge plugin: models and voices', () => {
   let standIn: EdgeStandIn;
@@ -35,11 +36,11 @@ describe('edge plugin: models and voices', () => {
 
   it('answers 503 (client may need an update) when the voice list is refused', async () => {
     standIn.behaviour = 'refuse';
-    const error = await expectCode((await createEdge(standIn)).voices('edge-tts'), 'TTS_ERR_UNAVAILABLE');
+    const error = await expectGatewayError((await createEdge(standIn)).voices('edge-tts'), 'TTS_ERR_UNAVAILABLE');
     expect(error.message).to.include('may need an update');
   });
 
   it('refuses a model it does not serve', async () => {
-    await expectCode((await createEdge(standIn)).voices('azure-tts'), 'TTS_ERR_MODEL_NOT_FOUND');
+    await expectGatewayError((await createEdge(standIn)).voices('azure-tts'), 'TTS_ERR_MODEL_NOT_FOUND');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createElevenLabs, expectCode, RACHEL, TEST_KEY, type LoggedWarning } from './elevenlabs-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createElevenLabs, RACHEL, TEST_KEY, type LoggedWarning } from './elevenlabs-harness';
 
 describe('elevenlabs plugin: models', () => {
   it('lists only text-to-speech models, with each model\'s character limit', async () => {
@@ -35,7 +36,7 @@ describe('elevenlabs plugin: models', () => {
     const replay = await replayFixture('elevenlabs', 'models-unauthorized');
     try {
       const provider = await createElevenLabs();
-      await expectCode(provider.models(), 'TTS_ERR_UPSTREAM_AUTH');
+      await expectGatewayError(provider.models(), 'TTS_ERR_UPSTREAM_AUTH');
     } finally {
       replay.done();
     }
@@ -73,7 +74,7 @@ describe('elevenlabs plugin: voices', () => {
     const replay = await replayFixture('elevenlabs', 'voices-malformed');
     try {
       const provider = await createElevenLabs();
-      await expectCode(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+      await expectGatewayError(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     } finally {
       replay.done();
     }
@@ -83,7 +84,7 @@ describe('elevenlabs plugin: voices', () => {
     const replay = await replayFixture('elevenlabs', 'voices-wrong-shape');
     try {
       const provider = await createElevenLabs();
-      const error = await expectCode(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+      const error = await expectGatewayError(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
       expect(error.status).to.equal(502);
     } finally {
       replay.done();

@@ -1,5 +1,4 @@
-import { expect } from 'chai';
-import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import elevenLabsPlugin, { type ElevenLabsOptions } from '../../../plugins/elevenlabs';
 
 /** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from ELEVENLABS_API_KEY. */
@@ -36,15 +35,4 @@ export async function createElevenLabs(options: Partial<ElevenLabsOptions> = {},
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
   return { model: 'eleven_multilingual_v2', voice: RACHEL, text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
-}
-
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    expect((error as GatewayError).code).to.equal(code);
-    return error as GatewayError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
 }

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createElevenLabs, expectCode, speechRequest, TEST_KEY } from './elevenlabs-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createElevenLabs, speechRequest, TEST_KEY } from './elevenlabs-harness';
 
 async function failWith(scenario: string, code: string) {
   const replay = await replayFixture('elevenlabs', scenario);
   try {
     const provider = await createElevenLabs();
-    return await expectCode(provider.synthesize(speechRequest()), code);
+    return await expectGatewayError(provider.synthesize(speechRequest()), code);
   } finally {
     replay.done();
   }
@@ -39,7 +40,7 @@ describe('elevenlabs plugin: upstream failures', () => {
     nock('https://api.elevenlabs.io').post(/\/v1\/text-to-speech\/.*/).delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
     try {
       const provider = await createElevenLabs({ timeoutMs: 50 });
-      const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createElevenLabs, expectCode, RACHEL, speechRequest, TEST_KEY } from './elevenlabs-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createElevenLabs, RACHEL, speechRequest, TEST_KEY } from './elevenlabs-harness';
 
 describe('elevenlabs plugin: synthesis', () => {
   it('posts text and model_id with the key in xi-api-key and returns mp3', async () => {
@@ -52,7 +53,7 @@ describe('elevenlabs plugin: synthesis', () => {
 
   it('refuses a format it does not declare instead of mislabelling bytes', async () => {
     const provider = await createElevenLabs();
-    await expectCode(provider.synthesize(speechRequest({ format: 'wav' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    await expectGatewayError(provider.synthesize(speechRequest({ format: 'wav' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 
   it('declares mp3 and pcm, native speed 0.7..1.2, and no pitch or volume', async () => {

@@ -1,17 +1,9 @@
 import { expect } from 'chai';
-import { GatewayError, type TtsProvider } from '../../../core';
+import type { TtsProvider } from '../../../core';
 import { EspeakSynthesisClient } from '../../../plugins/espeak/synthesis-client';
 import espeakPlugin from '../../../plugins/espeak';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { LONG_TEXT, quietContext, speechRequest, startEspeak } from './espeak-harness';
-
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error, 'expected a GatewayError').to.be.instanceOf(GatewayError);
-  return error as GatewayError;
-}
 
 describe('espeak errors and cancellation', function () {
   this.timeout(60_000);
@@ -23,7 +15,7 @@ describe('espeak errors and cancellation', function () {
   after(() => provider.close?.());
 
   it('answers 404 TTS_ERR_VOICE_NOT_FOUND for an unknown voice', async () => {
-    const error = await failure(provider.synthesize(speechRequest({ voice: 'xx-nowhere' })));
+    const error = await expectGatewayError(provider.synthesize(speechRequest({ voice: 'xx-nowhere' })));
     expect(error).to.include({ code: 'TTS_ERR_VOICE_NOT_FOUND', status: 404 });
   });
 
@@ -33,19 +25,19 @@ describe('espeak errors and cancellation', function () {
   });
 
   it('refuses a format it cannot produce natively', async () => {
-    const error = await failure(provider.synthesize(speechRequest({ format: 'opus' })));
+    const error = await expectGatewayError(provider.synthesize(speechRequest({ format: 'opus' })));
     expect(error.code).to.equal('TTS_ERR_UNSUPPORTED_FORMAT');
   });
 
   it('refuses an unknown model', async () => {
-    const error = await failure(provider.synthesize(speechRequest({ model: 'tts-1' })));
+    const error = await expectGatewayError(provider.synthesize(speechRequest({ model: 'tts-1' })));
     expect(error.code).to.equal('TTS_ERR_MODEL_NOT_FOUND');
   });
 
   it('does not start when the request is already cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await failure(provider.synthesize(speechRequest({ signal: controller.signal })));
+    const error = await expectGatewayError(provider.synthesize(speechRequest({ signal: controller.signal })));
     expect(error.code).to.equal('TTS_ERR_CANCELLED');
   });
 
@@ -53,7 +45,7 @@ describe('espeak errors and cancellation', function () {
     const controller = new AbortController();
     const pending = provider.synthesize(speechRequest({ text: LONG_TEXT, signal: controller.signal }));
     setTimeout(() => controller.abort(), 20);
-    const error = await failure(pending);
+    const error = await expectGatewayError(pending);
     expect(error.code).to.equal('TTS_ERR_CANCELLED');
     const next = await provider.synthesize(speechRequest({ text: 'still here' }));
     expect(next.audio.length).to.be.greaterThan(44);
@@ -63,7 +55,7 @@ describe('espeak errors and cancellation', function () {
     const client = new EspeakSynthesisClient(1);
     try {
       const task = { voiceIdentifier: 'nowhere/xx', text: 'hello', format: 'wav' as const, signal: new AbortController().signal };
-      const error = await failure(client.synthesize({ ...task, prosody: { rate: 175, pitch: 50, range: 50, gain: 1 } }));
+      const error = await expectGatewayError(client.synthesize({ ...task, prosody: { rate: 175, pitch: 50, range: 50, gain: 1 } }));
       expect(error.code).to.equal('TTS_ERR_INTERNAL');
       expect(error.message).to.not.match(/\n\s+at /); // no stack trace
     } finally {
@@ -74,7 +66,7 @@ describe('espeak errors and cancellation', function () {
   it('fails the warm-up when the configured default voice does not exist', async () => {
     const misconfigured = await espeakPlugin.create({ workers: 1, defaultVoice: 'xx-nowhere' }, quietContext());
     try {
-      const error = await failure(misconfigured.warmUp!());
+      const error = await expectGatewayError(misconfigured.warmUp!());
       expect(error.code).to.equal('TTS_ERR_VOICE_NOT_FOUND');
     } finally {
       await misconfigured.close?.();
@@ -84,7 +76,7 @@ describe('espeak errors and cancellation', function () {
   it('refuses work after close()', async () => {
     const closing = await startEspeak({ workers: 1 });
     await closing.close?.();
-    const error = await failure(closing.synthesize(speechRequest({ text: 'hello' })));
+    const error = await expectGatewayError(closing.synthesize(speechRequest({ text: 'hello' })));
     expect(error.code).to.equal('TTS_ERR_UNAVAILABLE');
   });
 });

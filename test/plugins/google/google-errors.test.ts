@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import nock from 'nock';
 import type { GatewayError } from '../../../core';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createGoogle, failureOf, synthesisRequest, TEST_API_KEY } from './google-test-setup';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createGoogle, synthesisRequest, TEST_API_KEY } from './google-test-setup';
 
 async function failureOfScenario(scenario: string): Promise<GatewayError> {
   const replay = await replayFixture('google', scenario);
   try {
-    return await failureOf((await createGoogle()).synthesize(synthesisRequest({})));
+    return await expectGatewayError((await createGoogle()).synthesize(synthesisRequest({})));
   } finally {
     replay.done();
   }
@@ -62,14 +63,14 @@ describe('plugins/google: upstream failures', () => {
 
   it('answers 502 when the body is not JSON', async () => {
     nock('https://texttospeech.googleapis.com').post('/v1/text:synthesize').reply(200, '<html>proxy error</html>', { 'content-type': 'text/html' });
-    const error = await failureOf((await createGoogle()).synthesize(synthesisRequest({})));
+    const error = await expectGatewayError((await createGoogle()).synthesize(synthesisRequest({})));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 
   it('times out with TTS_ERR_TIMEOUT when Google does not answer in time', async () => {
     nock('https://texttospeech.googleapis.com').post('/v1/text:synthesize').delay(500).reply(200, { audioContent: 'AAAA' });
     const provider = await createGoogle({ timeoutMs: 50 });
-    const error = await failureOf(provider.synthesize(synthesisRequest({})));
+    const error = await expectGatewayError(provider.synthesize(synthesisRequest({})));
     expect(error.code).to.equal('TTS_ERR_TIMEOUT');
     expect(error.status).to.equal(504);
   });

@@ -1,4 +1,4 @@
-import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import google, { type GoogleOptions } from '../../../plugins/google';
 
 /** A real key only when re-recording (NOCK_BACK_MODE=record); a placeholder otherwise. */
@@ -27,15 +27,4 @@ export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): 
     requestId: 'test-request',
     ...overrides,
   };
-}
-
-/** The GatewayError a call fails with; fails the test when the call succeeds. */
-export async function failureOf(call: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('the call should have failed');
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createCompatible, expectCode, LOCALAI_URL, TEST_KEY } from './compatible-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createCompatible, LOCALAI_URL, TEST_KEY } from './compatible-harness';
 
 async function withFixture<T>(scenario: string, run: (requests: { path: string; headers: Record<string, string> }[]) => Promise<T>): Promise<T> {
   const replay = await replayFixture('openai-compatible', scenario);
@@ -104,7 +105,7 @@ describe('openai-compatible plugin: voices', () => {
 
   it('rejects a voice list of an unknown shape', async () => {
     await withFixture('voices-wrong-shape', async () => {
-      await expectCode((await createCompatible()).voices('kokoro'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+      await expectGatewayError((await createCompatible()).voices('kokoro'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     });
   });
 });

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'chai';
-import { GatewayError, type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import compatiblePlugin, { type OpenAiCompatibleOptions } from '../../../plugins/openai-compatible';
 import { fixturesRoot } from '../../support/paths';
 
@@ -33,17 +32,6 @@ export async function createCompatible(options: Partial<OpenAiCompatibleOptions>
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
   return { model: 'kokoro', voice: 'af_bella', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
-}
-
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    expect((error as GatewayError).code).to.equal(code);
-    return error as GatewayError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
 }
 
 /** Real speech per format, from test/fixtures/openai-compatible/conformance-audio.json. */

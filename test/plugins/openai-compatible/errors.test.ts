@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createCompatible, expectCode, KOKORO_URL, LOCALAI_URL, speechRequest, TEST_KEY } from './compatible-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createCompatible, KOKORO_URL, LOCALAI_URL, speechRequest, TEST_KEY } from './compatible-harness';
 
 async function failWith(scenario: string, code: string, options = {}, request = speechRequest()) {
   const replay = await replayFixture('openai-compatible', scenario);
   try {
-    return await expectCode((await createCompatible(options)).synthesize(request), code);
+    return await expectGatewayError((await createCompatible(options)).synthesize(request), code);
   } finally {
     replay.done();
   }
@@ -36,7 +37,7 @@ describe('openai-compatible plugin: upstream failures', () => {
   it('maps an unreachable server to TTS_ERR_UNAVAILABLE (503)', async () => {
     nock(KOKORO_URL).post('/v1/audio/speech').replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
     try {
-      const error = await expectCode((await createCompatible()).synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+      const error = await expectGatewayError((await createCompatible()).synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
       expect(error.status).to.equal(503);
     } finally {
       nock.cleanAll();
@@ -46,7 +47,7 @@ describe('openai-compatible plugin: upstream failures', () => {
   it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
     nock(KOKORO_URL).post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'content-type': 'audio/mpeg' });
     try {
-      await expectCode((await createCompatible({ timeoutMs: 50 })).synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      await expectGatewayError((await createCompatible({ timeoutMs: 50 })).synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
     } finally {
       nock.cleanAll();
     }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createOpenAi, expectCode } from './openai-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createOpenAi } from './openai-harness';
 
 describe('openai plugin: models and voices', () => {
   it('lists the three speech models with native speed and 4096 characters', async () => {
@@ -39,6 +40,6 @@ describe('openai plugin: models and voices', () => {
 
   it('rejects voices for a model it does not have', async () => {
     const provider = await createOpenAi();
-    await expectCode(provider.voices('whisper-1'), 'TTS_ERR_MODEL_NOT_FOUND');
+    await expectGatewayError(provider.voices('whisper-1'), 'TTS_ERR_MODEL_NOT_FOUND');
   });
 });

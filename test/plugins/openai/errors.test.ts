@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createOpenAi, expectCode, speechRequest, TEST_KEY } from './openai-harness';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createOpenAi, speechRequest, TEST_KEY } from './openai-harness';
 
 async function failWith(scenario: string, code: string) {
   const replay = await replayFixture('openai', scenario);
   try {
     const provider = await createOpenAi();
-    return await expectCode(provider.synthesize(speechRequest()), code);
+    return await expectGatewayError(provider.synthesize(speechRequest()), code);
   } finally {
     replay.done();
   }
@@ -41,7 +42,7 @@ describe('openai plugin: upstream failures', () => {
   it('rejects an empty audio body', async () => {
     nock('https://api.openai.com').post('/v1/audio/speech').reply(200, '', { 'Content-Type': 'audio/mpeg' });
     const provider = await createOpenAi();
-    await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     nock.cleanAll();
   });
 
@@ -49,7 +50,7 @@ describe('openai plugin: upstream failures', () => {
     nock('https://api.openai.com').post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
     try {
       const provider = await createOpenAi({ timeoutMs: 50 });
-      const error = await expectCode(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();

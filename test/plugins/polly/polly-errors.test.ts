@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import nock from 'nock';
 import type { GatewayError } from '../../../core';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createPolly, failureOf, synthesisRequest, TEST_CREDENTIALS } from './polly-test-setup';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { createPolly, synthesisRequest, TEST_CREDENTIALS } from './polly-test-setup';
 
 async function failureOfScenario(scenario: string): Promise<GatewayError> {
   const replay = await replayFixture('polly', scenario);
   try {
-    return await failureOf((await createPolly()).synthesize(synthesisRequest({})));
+    return await expectGatewayError((await createPolly()).synthesize(synthesisRequest({})));
   } finally {
     replay.done();
   }
@@ -57,14 +58,14 @@ describe('plugins/polly: upstream failures', () => {
 
   it('answers 502 when the Content-Type is not the audio asked for', async () => {
     nock('https://polly.us-east-1.amazonaws.com').post('/v1/speech').reply(200, '{"Voices":[]}', { 'content-type': 'application/json' });
-    const error = await failureOf((await createPolly()).synthesize(synthesisRequest({})));
+    const error = await expectGatewayError((await createPolly()).synthesize(synthesisRequest({})));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
     expect(error.message).to.contain('application/json');
   });
 
   it('times out with TTS_ERR_TIMEOUT', async () => {
     nock('https://polly.us-east-1.amazonaws.com').post('/v1/speech').delay(500).reply(200, 'ID3', { 'content-type': 'audio/mpeg' });
-    const error = await failureOf((await createPolly({ timeoutMs: 50 })).synthesize(synthesisRequest({})));
+    const error = await expectGatewayError((await createPolly({ timeoutMs: 50 })).synthesize(synthesisRequest({})));
     expect(error.code).to.equal('TTS_ERR_TIMEOUT');
   });
 });

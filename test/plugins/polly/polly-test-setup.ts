@@ -1,4 +1,4 @@
-import { GatewayError, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import polly, { type PollyOptions } from '../../../plugins/polly';
 
 /** AWS's documented example credentials: never valid anywhere. */
@@ -21,17 +21,6 @@ export async function createPolly(options: Partial<PollyOptions> = {}): Promise<
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): ProviderSynthesisRequest {
   return { model: 'polly-neural', voice: 'Joanna', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request', ...overrides };
-}
-
-/** The GatewayError a call fails with; fails the test when the call succeeds. */
-export async function failureOf(call: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('the call should have failed');
 }
 
 const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([a-z0-9-]+)\/polly\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
