@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import azurePlugin, { type AzureOptions } from '../../../plugins/azure';
 import { fixturesRoot } from '../../support/paths';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 /** A fake key on replay; the real one (AZURE_SPEECH_KEY) only when re-recording fixtures. */
 export const TEST_KEY =
@@ -10,13 +11,8 @@ export const TEST_KEY =
 
 export const baseOptions: AzureOptions = { region: 'westeurope', apiKey: TEST_KEY, timeoutMs: 30000 };
 
-export function testContext(fetchFunction: typeof fetch = fetch): PluginContext {
-  const quiet = () => undefined;
-  return { instanceId: 'azure', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
-}
-
-export async function createAzure(options: Partial<AzureOptions> = {}, fetchFunction?: typeof fetch): Promise<TtsProvider> {
-  return azurePlugin.create({ ...baseOptions, ...options }, testContext(fetchFunction));
+export async function createAzure(options: Partial<AzureOptions> = {}, fetchFunction: typeof fetch = fetch): Promise<TtsProvider> {
+  return azurePlugin.create({ ...baseOptions, ...options }, pluginTestContext('azure', fetchFunction));
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {

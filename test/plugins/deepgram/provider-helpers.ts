@@ -1,16 +1,11 @@
-import type { PluginContext, ProviderSynthesisRequest, TtsProvider } from '../../../core';
+import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import plugin, { type DeepgramOptions } from '../../../plugins/deepgram';
+import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
 
 /** A Deepgram provider on the real fetch (nock answers), with its logged warnings captured. */
-export async function createDeepgram(options: Partial<DeepgramOptions> = {}): Promise<{ provider: TtsProvider; warnings: Record<string, unknown>[] }> {
-  const warnings: Record<string, unknown>[] = [];
-  const quiet = () => undefined;
-  const context: PluginContext = {
-    instanceId: 'deepgram-test',
-    logger: { debug: quiet, info: quiet, error: quiet, warn: (_message, meta) => warnings.push(meta ?? {}) },
-    fetch,
-    signal: new AbortController().signal,
-  };
+export async function createDeepgram(options: Partial<DeepgramOptions> = {}): Promise<{ provider: TtsProvider; warnings: LoggedWarning[] }> {
+  const warnings: LoggedWarning[] = [];
+  const context = pluginTestContext('deepgram-test', fetch, warnings);
   const provider = await plugin.create({ apiKey: 'dg-test-key-0123456789', baseUrl: 'https://api.deepgram.com', timeoutMs: 5000, ...options }, context);
   return { provider, warnings };
 }

@@ -55,7 +55,7 @@ describe('deepgram plugin: models and voices', () => {
       expect(voices).to.have.length(12);
       expect(voices.find((voice) => voice.voiceId === 'aura-helios-en')).to.include({ gender: 'Male', language: 'en-GB', voiceName: 'Helios' });
       expect(warnings).to.have.length(1);
-      expect(warnings[0]).to.include({ error: 'TTS_ERR_UPSTREAM_AUTH' });
+      expect(warnings[0].meta).to.include({ error: 'TTS_ERR_UPSTREAM_AUTH' });
     } finally {
       replay.done();
     }

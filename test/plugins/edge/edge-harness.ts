@@ -1,5 +1,6 @@
-import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import edgePlugin, { type EdgeOptions } from '../../../plugins/edge';
+import { pluginTestContext } from '../../support/plugin-test-context';
 import type { EdgeStandIn } from './edge-stand-in';
 
 export function optionsFor(standIn: EdgeStandIn, overrides: Partial<EdgeOptions> = {}): EdgeOptions {
@@ -13,13 +14,8 @@ export function optionsFor(standIn: EdgeStandIn, overrides: Partial<EdgeOptions>
   };
 }
 
-export function testContext(): PluginContext {
-  const quiet = () => undefined;
-  return { instanceId: 'edge', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch, signal: new AbortController().signal };
-}
-
 export async function createEdge(standIn: EdgeStandIn, overrides: Partial<EdgeOptions> = {}): Promise<TtsProvider> {
-  return edgePlugin.create(optionsFor(standIn, overrides), testContext());
+  return edgePlugin.create(optionsFor(standIn, overrides), pluginTestContext('edge', fetch));
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {

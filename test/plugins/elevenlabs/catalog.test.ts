@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { createElevenLabs, RACHEL, TEST_KEY, type LoggedWarning } from './elevenlabs-harness';
+import { type LoggedWarning } from '../../support/plugin-test-context';
+import { createElevenLabs, RACHEL, TEST_KEY } from './elevenlabs-harness';
 
 describe('elevenlabs plugin: models', () => {
   it('lists only text-to-speech models, with each model\'s character limit', async () => {

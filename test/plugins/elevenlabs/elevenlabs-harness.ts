@@ -1,5 +1,6 @@
-import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import elevenLabsPlugin, { type ElevenLabsOptions } from '../../../plugins/elevenlabs';
+import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
 
 /** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from ELEVENLABS_API_KEY. */
 export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.ELEVENLABS_API_KEY) || 'xi-test-0123456789abcdef0123456789abcdef';
@@ -14,23 +15,8 @@ export const baseOptions: ElevenLabsOptions = {
   voicePageSize: 100,
 };
 
-export interface LoggedWarning {
-  readonly message: string;
-  readonly meta?: Record<string, unknown>;
-}
-
-export function testContext(fetchFunction: typeof fetch = fetch, warnings: LoggedWarning[] = []): PluginContext {
-  const quiet = () => undefined;
-  return {
-    instanceId: 'elevenlabs',
-    logger: { debug: quiet, info: quiet, warn: (message, meta) => warnings.push({ message, meta }), error: quiet },
-    fetch: fetchFunction,
-    signal: new AbortController().signal,
-  };
-}
-
 export async function createElevenLabs(options: Partial<ElevenLabsOptions> = {}, warnings: LoggedWarning[] = []): Promise<TtsProvider> {
-  return elevenLabsPlugin.create({ ...baseOptions, ...options }, testContext(fetch, warnings));
+  return elevenLabsPlugin.create({ ...baseOptions, ...options }, pluginTestContext('elevenlabs', fetch, warnings));
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {

@@ -1,6 +1,7 @@
 /** Builds real espeak providers (WASM engine in worker threads) for the plugin's tests. */
 import type { AudioFormat, PluginContext, ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import espeakPlugin, { type EspeakOptions } from '../../../plugins/espeak';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 /** About six seconds of English speech: long enough for stable duration, level and F0 measures. */
 export const SAMPLE_TEXT =
@@ -10,13 +11,7 @@ export const SAMPLE_TEXT =
 export const LONG_TEXT = 'The quick brown fox jumps over the lazy dog, while the cat sleeps in the warm sun. '.repeat(30).slice(0, 2000);
 
 export function quietContext(): PluginContext {
-  const quiet = (): void => undefined;
-  return {
-    instanceId: 'espeak',
-    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    fetch: () => Promise.reject(new Error('the espeak plugin must not use the network')),
-    signal: new AbortController().signal,
-  };
+  return pluginTestContext('espeak', () => Promise.reject(new Error('the espeak plugin must not use the network')));
 }
 
 export async function startEspeak(options: EspeakOptions = { workers: 2 }): Promise<TtsProvider> {

@@ -1,19 +1,13 @@
-import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import google, { type GoogleOptions } from '../../../plugins/google';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 /** A real key only when re-recording (NOCK_BACK_MODE=record); a placeholder otherwise. */
 export const TEST_API_KEY = process.env.GOOGLE_TTS_API_KEY ?? 'AIzaSyTestKey-0123456789abcdefghijklmn';
 
-const quiet = () => undefined;
-
 /** A Google provider on the real global fetch (nock answers it), as the gateway would build it. */
 export async function createGoogle(options: Partial<GoogleOptions> = {}): Promise<TtsProvider> {
-  const context: PluginContext = {
-    instanceId: 'google',
-    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    fetch: (input, init) => fetch(input, init),
-    signal: new AbortController().signal,
-  };
+  const context = pluginTestContext('google', (input, init) => fetch(input, init));
   return google.create({ apiKey: TEST_API_KEY, baseUrl: 'https://texttospeech.googleapis.com', timeoutMs: 5000, ...options }, context);
 }
 

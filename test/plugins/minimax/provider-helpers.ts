@@ -1,21 +1,11 @@
-import type { PluginContext, ProviderSynthesisRequest, TtsProvider } from '../../../core';
+import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import plugin, { type MiniMaxOptions } from '../../../plugins/minimax';
-
-export interface LoggedWarning {
-  readonly message: string;
-  readonly meta?: Record<string, unknown>;
-}
+import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
 
 /** A MiniMax provider on the real fetch (nock answers), with its warnings captured. */
 export async function createMiniMax(options: Partial<MiniMaxOptions> = {}): Promise<{ provider: TtsProvider; warnings: LoggedWarning[] }> {
   const warnings: LoggedWarning[] = [];
-  const quiet = () => undefined;
-  const context: PluginContext = {
-    instanceId: 'minimax-test',
-    logger: { debug: quiet, info: quiet, error: quiet, warn: (message, meta) => warnings.push({ message, meta }) },
-    fetch,
-    signal: new AbortController().signal,
-  };
+  const context = pluginTestContext('minimax-test', fetch, warnings);
   const provider = await plugin.create({ apiKey: 'mm-test-key-0123456789', baseUrl: 'https://api.minimax.io', sampleRate: 32000, timeoutMs: 5000, ...options }, context);
   return { provider, warnings };
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type AudioFormat, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import compatiblePlugin, { type OpenAiCompatibleOptions } from '../../../plugins/openai-compatible';
 import { fixturesRoot } from '../../support/paths';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 export const KOKORO_URL = 'http://kokoro.test:8880';
 export const LOCALAI_URL = 'http://localai.test:8080';
@@ -21,13 +22,8 @@ export const kokoroOptions: OpenAiCompatibleOptions = {
   maxInputChars: 4096,
 };
 
-export function testContext(fetchFunction: typeof fetch = fetch, instanceId = 'kokoro'): PluginContext {
-  const quiet = () => undefined;
-  return { instanceId, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
-}
-
 export async function createCompatible(options: Partial<OpenAiCompatibleOptions> = {}, instanceId = 'kokoro'): Promise<TtsProvider> {
-  return compatiblePlugin.create({ ...kokoroOptions, ...options }, testContext(fetch, instanceId));
+  return compatiblePlugin.create({ ...kokoroOptions, ...options }, pluginTestContext(instanceId, fetch));
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {

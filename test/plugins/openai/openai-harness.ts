@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AudioFormat, type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import { type AudioFormat, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import openAiPlugin, { type OpenAiOptions } from '../../../plugins/openai';
 import { fixturesRoot } from '../../support/paths';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 /** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from OPENAI_API_KEY. */
 export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.OPENAI_API_KEY) || 'sk-test-openai-0123456789abcdef0123456789abcdef';
 
 export const baseOptions: OpenAiOptions = { apiKey: TEST_KEY, baseUrl: 'https://api.openai.com', timeoutMs: 30000 };
 
-export function testContext(fetchFunction: typeof fetch = fetch): PluginContext {
-  const quiet = () => undefined;
-  return { instanceId: 'openai', logger: { debug: quiet, info: quiet, warn: quiet, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
-}
-
-export async function createOpenAi(options: Partial<OpenAiOptions> = {}, fetchFunction?: typeof fetch): Promise<TtsProvider> {
-  return openAiPlugin.create({ ...baseOptions, ...options }, testContext(fetchFunction));
+export async function createOpenAi(options: Partial<OpenAiOptions> = {}, fetchFunction: typeof fetch = fetch): Promise<TtsProvider> {
+  return openAiPlugin.create({ ...baseOptions, ...options }, pluginTestContext('openai', fetchFunction));
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {

@@ -1,5 +1,6 @@
-import { type PluginContext, type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
+import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import polly, { type PollyOptions } from '../../../plugins/polly';
+import { pluginTestContext } from '../../support/plugin-test-context';
 
 /** AWS's documented example credentials: never valid anywhere. */
 export const TEST_CREDENTIALS = {
@@ -7,15 +8,8 @@ export const TEST_CREDENTIALS = {
   secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
 };
 
-const quiet = () => undefined;
-
 export async function createPolly(options: Partial<PollyOptions> = {}): Promise<TtsProvider> {
-  const context: PluginContext = {
-    instanceId: 'polly',
-    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    fetch: (input, init) => fetch(input, init),
-    signal: new AbortController().signal,
-  };
+  const context = pluginTestContext('polly', (input, init) => fetch(input, init));
   return polly.create({ region: 'us-east-1', ...TEST_CREDENTIALS, timeoutMs: 5000, ...options }, context);
 }
 
