@@ -29,7 +29,7 @@ export interface SkippedProvider {
 export interface ServerConfig {
   readonly port: number;
   readonly host: string;
-  /** Base of the `audio_url` links; defaults to http://localhost:<port>. */
+  /** Base of the `audio_url` links; without it, the origin the request came in on. */
   readonly publicBaseUrl?: string;
   /** Largest JSON body, in bytes. */
   readonly bodyLimitBytes: number;

@@ -76,6 +76,7 @@ export class SynthesisService {
     return boundedMap(plan.chunks, this.options.chunkConcurrency, async (text) => {
       try {
         const audio = await resolved.provider.synthesize({ model: resolved.providerModel, voice: request.voice, text, format: plan.providerFormat, ...plan.native, signal: chunkSignal, requestId });
+        if (audio.warnings.length > 0) this.logger.warn('provider could not honour every setting', { requestId, provider: resolved.instanceId, warnings: audio.warnings });
         return checkProviderAudio(resolved.instanceId, audio, this.logger);
       } catch (error) {
         failFast.abort(error);
