@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createAzure, speechRequest, TEST_KEY } from './azure-harness';
 
-async function failWith(scenario: string, code: string) {
-  const replay = await replayFixture('azure', scenario);
-  try {
-    const provider = await createAzure();
-    return await expectGatewayError(provider.synthesize(speechRequest()), code);
-  } finally {
-    replay.done();
-  }
-}
+const failWith = (scenario: string, code: string) =>
+  expectScenarioFailure('azure', scenario, async () => (await createAzure()).synthesize(speechRequest()), code);
 
 describe('azure plugin: upstream failures', () => {
   it('maps 400 (bad SSML) to TTS_ERR_UPSTREAM (502)', async () => {

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { GatewayError } from '../../../core';
-import { replayFixture } from '../../support/nock-fixtures';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createCartesia, synthesisRequest } from './provider-helpers';
 
-async function failure(scenario: string): Promise<GatewayError> {
-  const replay = await replayFixture('cartesia', scenario);
-  try {
-    await (await createCartesia()).synthesize(synthesisRequest());
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    return error as GatewayError;
-  } finally {
-    replay.done();
-  }
-  throw new Error(`${scenario}: the call succeeded`);
-}
+const failure = (scenario: string) =>
+  expectScenarioFailure('cartesia', scenario, async () => (await createCartesia()).synthesize(synthesisRequest()));
 
 describe('cartesia plugin: errors', () => {
   it('maps 401 to an upstream credential error with the structured message', async () => {

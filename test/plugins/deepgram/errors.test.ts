@@ -1,22 +1,10 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { GatewayError } from '../../../core';
-import { replayFixture } from '../../support/nock-fixtures';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createDeepgram, synthesisRequest } from './provider-helpers';
 
-async function failure(scenario: string): Promise<GatewayError> {
-  const replay = await replayFixture('deepgram', scenario);
-  try {
-    const { provider } = await createDeepgram();
-    await provider.synthesize(synthesisRequest());
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    return error as GatewayError;
-  } finally {
-    replay.done();
-  }
-  throw new Error(`${scenario}: the call succeeded`);
-}
+const failure = (scenario: string) =>
+  expectScenarioFailure('deepgram', scenario, async () => (await createDeepgram()).provider.synthesize(synthesisRequest()));
 
 describe('deepgram plugin: errors', () => {
   it('maps 401 INVALID_AUTH to an upstream credential error with Deepgram err_msg', async () => {

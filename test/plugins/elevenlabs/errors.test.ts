@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createElevenLabs, speechRequest, TEST_KEY } from './elevenlabs-harness';
 
-async function failWith(scenario: string, code: string) {
-  const replay = await replayFixture('elevenlabs', scenario);
-  try {
-    const provider = await createElevenLabs();
-    return await expectGatewayError(provider.synthesize(speechRequest()), code);
-  } finally {
-    replay.done();
-  }
-}
+const failWith = (scenario: string, code: string) =>
+  expectScenarioFailure('elevenlabs', scenario, async () => (await createElevenLabs()).synthesize(speechRequest()), code);
 
 describe('elevenlabs plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502), carrying ElevenLabs\' status but not the key', async () => {

@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import type { GatewayError } from '../../../core';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createGoogle, synthesisRequest, TEST_API_KEY } from './google-test-setup';
 
-async function failureOfScenario(scenario: string): Promise<GatewayError> {
-  const replay = await replayFixture('google', scenario);
-  try {
-    return await expectGatewayError((await createGoogle()).synthesize(synthesisRequest({})));
-  } finally {
-    replay.done();
-  }
-}
+const failureOfScenario = (scenario: string) =>
+  expectScenarioFailure('google', scenario, async () => (await createGoogle()).synthesize(synthesisRequest({})));
 
 describe('plugins/google: upstream failures', () => {
   afterEach(() => nock.cleanAll());

@@ -1,22 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { GatewayError } from '../../../core';
-import { replayFixture } from '../../support/nock-fixtures';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createMiniMax, synthesisRequest } from './provider-helpers';
 
-async function failure(scenario: string): Promise<GatewayError> {
-  const replay = await replayFixture('minimax', scenario);
-  try {
-    const { provider } = await createMiniMax();
-    await provider.synthesize(synthesisRequest());
-  } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
-    return error as GatewayError;
-  } finally {
-    replay.done();
-  }
-  throw new Error(`${scenario}: the call succeeded`);
-}
+const failure = (scenario: string) =>
+  expectScenarioFailure('minimax', scenario, async () => (await createMiniMax()).provider.synthesize(synthesisRequest()));
 
 describe('minimax plugin: errors', () => {
   it('maps base_resp 1004 on an HTTP 200 to an upstream credential error (502)', async () => {
@@ -62,10 +51,8 @@ describe('minimax plugin: errors', () => {
     const scope = nock('https://api.minimax.io').post('/v1/t2a_v2').delay(500).reply(200, { base_resp: { status_code: 0 } });
     try {
       const { provider } = await createMiniMax({ timeoutMs: 50 });
-      const error = await provider.synthesize(synthesisRequest()).catch((caught: unknown) => caught);
-      expect(error).to.be.instanceOf(GatewayError);
-      expect((error as GatewayError).code).to.equal('TTS_ERR_TIMEOUT');
-      expect((error as GatewayError).status).to.equal(504);
+      const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
+      expect(error.status).to.equal(504);
     } finally {
       scope.persist(false);
       nock.cleanAll();

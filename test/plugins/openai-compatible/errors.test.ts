@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createCompatible, KOKORO_URL, LOCALAI_URL, speechRequest, TEST_KEY } from './compatible-harness';
 
-async function failWith(scenario: string, code: string, options = {}, request = speechRequest()) {
-  const replay = await replayFixture('openai-compatible', scenario);
-  try {
-    return await expectGatewayError((await createCompatible(options)).synthesize(request), code);
-  } finally {
-    replay.done();
-  }
-}
+const failWith = (scenario: string, code: string, options = {}, request = speechRequest()) =>
+  expectScenarioFailure('openai-compatible', scenario, async () => (await createCompatible(options)).synthesize(request), code);
 
 describe('openai-compatible plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH and names the instance, not the key', async () => {

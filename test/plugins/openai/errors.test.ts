@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createOpenAi, speechRequest, TEST_KEY } from './openai-harness';
 
-async function failWith(scenario: string, code: string) {
-  const replay = await replayFixture('openai', scenario);
-  try {
-    const provider = await createOpenAi();
-    return await expectGatewayError(provider.synthesize(speechRequest()), code);
-  } finally {
-    replay.done();
-  }
-}
+const failWith = (scenario: string, code: string) =>
+  expectScenarioFailure('openai', scenario, async () => (await createOpenAi()).synthesize(speechRequest()), code);
 
 describe('openai plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502) without echoing the key', async () => {

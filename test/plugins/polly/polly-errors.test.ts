@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import type { GatewayError } from '../../../core';
-import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createPolly, synthesisRequest, TEST_CREDENTIALS } from './polly-test-setup';
 
-async function failureOfScenario(scenario: string): Promise<GatewayError> {
-  const replay = await replayFixture('polly', scenario);
-  try {
-    return await expectGatewayError((await createPolly()).synthesize(synthesisRequest({})));
-  } finally {
-    replay.done();
-  }
-}
+const failureOfScenario = (scenario: string) =>
+  expectScenarioFailure('polly', scenario, async () => (await createPolly()).synthesize(synthesisRequest({})));
 
 describe('plugins/polly: upstream failures', () => {
   afterEach(() => nock.cleanAll());
