@@ -4,6 +4,7 @@ import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import azurePlugin, { type AzureOptions } from '../../../plugins/azure';
 import { fixturesRoot } from '../../support/paths';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A fake key on replay; the real one (AZURE_SPEECH_KEY) only when re-recording fixtures. */
 export const TEST_KEY =
@@ -16,15 +17,7 @@ export async function createAzure(options: Partial<AzureOptions> = {}, fetchFunc
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return {
-    model: 'azure-tts',
-    voice: 'en-US-JennyNeural',
-    text: 'Hello.',
-    format: 'mp3',
-    signal: new AbortController().signal,
-    requestId: 'test-request-1',
-    ...overrides,
-  };
+  return providerRequest({ model: 'azure-tts', voice: 'en-US-JennyNeural', text: 'Hello.', requestId: 'test-request-1' }, overrides);
 }
 
 /** The recorded audio of one synthesis fixture (its response body). */

@@ -1,6 +1,7 @@
 import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import plugin, { type CartesiaOptions } from '../../../plugins/cartesia';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 export const VOICE = 'a0e99841-438c-4a64-b679-ae501e7d6091';
 
@@ -11,13 +12,5 @@ export async function createCartesia(options: Partial<CartesiaOptions> = {}): Pr
 }
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return {
-    model: 'sonic-3',
-    voice: VOICE,
-    text: 'Hello from Cartesia.',
-    format: 'mp3',
-    signal: new AbortController().signal,
-    requestId: 'req-1',
-    ...overrides,
-  };
+  return providerRequest({ model: 'sonic-3', voice: VOICE, text: 'Hello from Cartesia.', requestId: 'req-1' }, overrides);
 }

@@ -1,6 +1,7 @@
 import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import plugin, { type DeepgramOptions } from '../../../plugins/deepgram';
 import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A Deepgram provider on the real fetch (nock answers), with its logged warnings captured. */
 export async function createDeepgram(options: Partial<DeepgramOptions> = {}): Promise<{ provider: TtsProvider; warnings: LoggedWarning[] }> {
@@ -11,13 +12,5 @@ export async function createDeepgram(options: Partial<DeepgramOptions> = {}): Pr
 }
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return {
-    model: 'aura-2',
-    voice: 'aura-2-thalia-en',
-    text: 'Hello from Deepgram.',
-    format: 'mp3',
-    signal: new AbortController().signal,
-    requestId: 'req-1',
-    ...overrides,
-  };
+  return providerRequest({ model: 'aura-2', voice: 'aura-2-thalia-en', text: 'Hello from Deepgram.', requestId: 'req-1' }, overrides);
 }

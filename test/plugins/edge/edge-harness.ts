@@ -1,6 +1,7 @@
 import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import edgePlugin, { type EdgeOptions } from '../../../plugins/edge';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 import type { EdgeStandIn } from './edge-stand-in';
 
 export function optionsFor(standIn: EdgeStandIn, overrides: Partial<EdgeOptions> = {}): EdgeOptions {
@@ -19,7 +20,7 @@ export async function createEdge(standIn: EdgeStandIn, overrides: Partial<EdgeOp
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return { model: 'edge-tts', voice: 'en-US-AriaNeural', text: 'Hello from Edge.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-1', ...overrides };
+  return providerRequest({ model: 'edge-tts', voice: 'en-US-AriaNeural', text: 'Hello from Edge.', requestId: 'test-1' }, overrides);
 }
 
 /** Splits a protocol text frame into its header lines and body. */

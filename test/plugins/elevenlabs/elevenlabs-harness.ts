@@ -1,6 +1,7 @@
 import { type ProviderSynthesisRequest, type TtsProvider } from '../../../core';
 import elevenLabsPlugin, { type ElevenLabsOptions } from '../../../plugins/elevenlabs';
 import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from ELEVENLABS_API_KEY. */
 export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.ELEVENLABS_API_KEY) || 'xi-test-0123456789abcdef0123456789abcdef';
@@ -20,5 +21,5 @@ export async function createElevenLabs(options: Partial<ElevenLabsOptions> = {},
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return { model: 'eleven_multilingual_v2', voice: RACHEL, text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+  return providerRequest({ model: 'eleven_multilingual_v2', voice: RACHEL, text: 'Hello.', requestId: 'test-request-1' }, overrides);
 }

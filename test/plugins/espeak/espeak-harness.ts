@@ -2,6 +2,7 @@
 import type { AudioFormat, PluginContext, ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import espeakPlugin, { type EspeakOptions } from '../../../plugins/espeak';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** About six seconds of English speech: long enough for stable duration, level and F0 measures. */
 export const SAMPLE_TEXT =
@@ -23,13 +24,5 @@ export async function startEspeak(options: EspeakOptions = { workers: 2 }): Prom
 export function speechRequest(
   overrides: Partial<Omit<ProviderSynthesisRequest, 'format'>> & { format?: AudioFormat } = {},
 ): ProviderSynthesisRequest {
-  return {
-    model: 'espeak-ng',
-    voice: 'en-us',
-    text: SAMPLE_TEXT,
-    format: 'wav',
-    signal: new AbortController().signal,
-    requestId: 'espeak-test',
-    ...overrides,
-  };
+  return providerRequest({ model: 'espeak-ng', voice: 'en-us', text: SAMPLE_TEXT, format: 'wav', requestId: 'espeak-test' }, overrides);
 }

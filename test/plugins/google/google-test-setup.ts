@@ -1,6 +1,7 @@
 import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import google, { type GoogleOptions } from '../../../plugins/google';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A real key only when re-recording (NOCK_BACK_MODE=record); a placeholder otherwise. */
 export const TEST_API_KEY = process.env.GOOGLE_TTS_API_KEY ?? 'AIzaSyTestKey-0123456789abcdefghijklmn';
@@ -12,13 +13,5 @@ export async function createGoogle(options: Partial<GoogleOptions> = {}): Promis
 }
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): ProviderSynthesisRequest {
-  return {
-    model: 'google-standard',
-    voice: 'en-US-Standard-C',
-    text: 'Hello.',
-    format: 'mp3',
-    signal: new AbortController().signal,
-    requestId: 'test-request',
-    ...overrides,
-  };
+  return providerRequest({ model: 'google-standard', voice: 'en-US-Standard-C', text: 'Hello.', requestId: 'test-request' }, overrides);
 }

@@ -1,6 +1,7 @@
 import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import plugin, { type MiniMaxOptions } from '../../../plugins/minimax';
 import { pluginTestContext, type LoggedWarning } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A MiniMax provider on the real fetch (nock answers), with its warnings captured. */
 export async function createMiniMax(options: Partial<MiniMaxOptions> = {}): Promise<{ provider: TtsProvider; warnings: LoggedWarning[] }> {
@@ -11,13 +12,5 @@ export async function createMiniMax(options: Partial<MiniMaxOptions> = {}): Prom
 }
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return {
-    model: 'speech-2.8-hd',
-    voice: 'English_Graceful_Lady',
-    text: 'Hello from MiniMax.',
-    format: 'mp3',
-    signal: new AbortController().signal,
-    requestId: 'req-1',
-    ...overrides,
-  };
+  return providerRequest({ model: 'speech-2.8-hd', voice: 'English_Graceful_Lady', text: 'Hello from MiniMax.', requestId: 'req-1' }, overrides);
 }

@@ -4,6 +4,7 @@ import { type AudioFormat, type ProviderSynthesisRequest, type TtsProvider } fro
 import compatiblePlugin, { type OpenAiCompatibleOptions } from '../../../plugins/openai-compatible';
 import { fixturesRoot } from '../../support/paths';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 export const KOKORO_URL = 'http://kokoro.test:8880';
 export const LOCALAI_URL = 'http://localai.test:8080';
@@ -27,7 +28,7 @@ export async function createCompatible(options: Partial<OpenAiCompatibleOptions>
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return { model: 'kokoro', voice: 'af_bella', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+  return providerRequest({ model: 'kokoro', voice: 'af_bella', text: 'Hello.', requestId: 'test-request-1' }, overrides);
 }
 
 /** Real speech per format, from test/fixtures/openai-compatible/conformance-audio.json. */

@@ -4,6 +4,7 @@ import { type AudioFormat, type ProviderSynthesisRequest, type TtsProvider } fro
 import openAiPlugin, { type OpenAiOptions } from '../../../plugins/openai';
 import { fixturesRoot } from '../../support/paths';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** A fake key; when re-recording (`NOCK_BACK_MODE=record`), the real one from OPENAI_API_KEY. */
 export const TEST_KEY = (process.env.NOCK_BACK_MODE === 'record' && process.env.OPENAI_API_KEY) || 'sk-test-openai-0123456789abcdef0123456789abcdef';
@@ -15,7 +16,7 @@ export async function createOpenAi(options: Partial<OpenAiOptions> = {}, fetchFu
 }
 
 export function speechRequest(overrides: Partial<ProviderSynthesisRequest> = {}): ProviderSynthesisRequest {
-  return { model: 'tts-1', voice: 'alloy', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request-1', ...overrides };
+  return providerRequest({ model: 'tts-1', voice: 'alloy', text: 'Hello.', requestId: 'test-request-1' }, overrides);
 }
 
 /** Real speech per format, from test/fixtures/openai/conformance-audio.json. */

@@ -1,6 +1,7 @@
 import type { ProviderSynthesisRequest, TtsProvider } from '../../../core';
 import polly, { type PollyOptions } from '../../../plugins/polly';
 import { pluginTestContext } from '../../support/plugin-test-context';
+import { providerRequest } from '../../support/provider-request';
 
 /** AWS's documented example credentials: never valid anywhere. */
 export const TEST_CREDENTIALS = {
@@ -14,7 +15,7 @@ export async function createPolly(options: Partial<PollyOptions> = {}): Promise<
 }
 
 export function synthesisRequest(overrides: Partial<ProviderSynthesisRequest>): ProviderSynthesisRequest {
-  return { model: 'polly-neural', voice: 'Joanna', text: 'Hello.', format: 'mp3', signal: new AbortController().signal, requestId: 'test-request', ...overrides };
+  return providerRequest({ model: 'polly-neural', voice: 'Joanna', text: 'Hello.', requestId: 'test-request' }, overrides);
 }
 
 const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([a-z0-9-]+)\/polly\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
