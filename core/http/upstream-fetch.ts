@@ -86,3 +86,16 @@ export function badUpstreamResponse(provider: string, what: string): GatewayErro
     details: [{ reason: 'malformed_body', provider }],
   });
 }
+
+/**
+ * The audio bytes of a synthesis answer. A JSON or text body on a 2xx, or an empty one, is the
+ * provider's fault (502), whatever its status says.
+ */
+export function upstreamAudio(provider: string, response: UpstreamResponse): Uint8Array {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    throw badUpstreamResponse(provider, `expected audio, got ${contentType.split(';')[0]}`);
+  }
+  if (response.body.length === 0) throw badUpstreamResponse(provider, 'empty audio');
+  return response.body;
+}

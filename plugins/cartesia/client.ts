@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
 import type { CartesiaOptions } from './options-schema';
 import type { TtsBody } from './tts-body';
 
@@ -23,12 +23,7 @@ export async function requestSpeech(options: CartesiaOptions, fetchFunction: typ
     signal,
     secrets: [options.apiKey],
   });
-  const contentType = response.headers.get('content-type') ?? '';
-  if (contentType.includes('json') || contentType.startsWith('text/')) {
-    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
-  }
-  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
-  return response.body;
+  return upstreamAudio(PROVIDER, response);
 }
 
 /** `GET /voices?limit=&starting_after=`: one page of the voice list. */

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch, type AudioFormat } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamFetch, type AudioFormat } from '../../core';
 import type { DeepgramOptions } from './options-schema';
 import { speakQuery } from './output-formats';
 
@@ -30,12 +30,7 @@ export async function requestSpeech(
     signal,
     secrets: [options.apiKey],
   });
-  const contentType = response.headers.get('content-type') ?? '';
-  if (contentType.includes('json') || contentType.startsWith('text/')) {
-    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
-  }
-  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
-  return response.body;
+  return upstreamAudio(PROVIDER, response);
 }
 
 /** `GET /v1/models`: the project's speech-to-text and text-to-speech models. */

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
 import type { ElevenLabsOptions } from './options-schema';
 
 export const PROVIDER = 'ElevenLabs';
@@ -43,11 +43,6 @@ export class ElevenLabsClient {
       signal,
       secrets: [this.options.apiKey],
     });
-    const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.includes('json') || contentType.startsWith('text/')) {
-      throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
-    }
-    if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
-    return response.body;
+    return upstreamAudio(PROVIDER, response);
   }
 }

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
 import type { OpenAiCompatibleOptions } from './options-schema';
 
 /** Names the server in errors and logs, for example `OpenAI-compatible server kokoro`. */
@@ -53,11 +53,6 @@ export class CompatibleClient {
       signal,
       secrets: this.secrets,
     });
-    const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.includes('json') || contentType.startsWith('text/')) {
-      throw badUpstreamResponse(this.provider, `expected audio, got ${contentType.split(';')[0]}`);
-    }
-    if (response.body.length === 0) throw badUpstreamResponse(this.provider, 'empty audio');
-    return response.body;
+    return upstreamAudio(this.provider, response);
   }
 }

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, upstreamFetch } from '../../core';
+import { upstreamAudio, upstreamFetch } from '../../core';
 import type { OpenAiOptions } from './options-schema';
 import type { SpeechBody } from './speech-body';
 
@@ -38,10 +38,5 @@ export async function requestSpeech(
     signal,
     secrets: [options.apiKey],
   });
-  const contentType = response.headers.get('content-type') ?? '';
-  if (contentType.includes('json') || contentType.startsWith('text/')) {
-    throw badUpstreamResponse(PROVIDER, `expected audio, got ${contentType.split(';')[0]}`);
-  }
-  if (response.body.length === 0) throw badUpstreamResponse(PROVIDER, 'empty audio');
-  return response.body;
+  return upstreamAudio(PROVIDER, response);
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { GatewayError, parseRetryAfter, upstreamFetch, parseUpstreamJson, redactSecrets } from '../../core';
+import { GatewayError, parseRetryAfter, upstreamAudio, upstreamFetch, parseUpstreamJson, redactSecrets } from '../../core';
 import { expectGatewayError } from '../support/gateway-error-assertions';
 
 describe('core/http upstreamFetch', () => {
@@ -70,5 +70,19 @@ describe('core/http redactSecrets', () => {
     const safe = redactSecrets('UnrecognizedClientException: token 0f3c9a8b7d6e5f4a3b2c1d0e9f8a7b6c is invalid');
     expect(safe).to.include('UnrecognizedClientException');
     expect(safe).to.not.include('0f3c9a8b7d6e5f4a3b2c1d0e9f8a7b6c');
+  });
+});
+
+describe('core/http upstreamAudio', () => {
+  const answer = (contentType: string, body: Uint8Array) => ({ status: 200, headers: new Headers({ 'content-type': contentType }), body });
+
+  it('returns the bytes of an audio answer', () => {
+    expect(upstreamAudio('Acme', answer('audio/mpeg', new Uint8Array([1, 2])))).to.deep.equal(new Uint8Array([1, 2]));
+  });
+
+  it('refuses a JSON or text body sent with a 2xx, and an empty one (502)', () => {
+    for (const refused of [answer('application/json', new Uint8Array([123])), answer('text/html; charset=utf-8', new Uint8Array([60])), answer('audio/mpeg', new Uint8Array())]) {
+      expect(() => upstreamAudio('Acme', refused)).to.throw(GatewayError).with.property('code', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    }
   });
 });
