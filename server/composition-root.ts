@@ -100,10 +100,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     audioStore,
     listModels: async () => catalog.listModels(),
     listVoices: (model, signal) => catalog.listVoices(model, signal),
-    synthesize: async (request, context) => {
-      const result = await synthesis.synthesize(request, { requestId: context.requestId, signal: context.signal });
-      return { ...result, provider: result.providerInstance };
-    },
+    synthesize: (request, context) => synthesis.synthesize(request, { requestId: context.requestId, signal: context.signal }),
   });
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });
 

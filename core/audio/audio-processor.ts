@@ -29,17 +29,14 @@ export class AudioProcessor {
 
   /** Runs one job. Rejects with the job's GatewayError (e.g. TTS_ERR_UPSTREAM_BAD_RESPONSE, TTS_ERR_UNSUPPORTED_FORMAT). */
   async process(job: AudioJob, signal?: AbortSignal): Promise<AudioResult> {
-    const outcome = await this.pool.run({ kind: 'process', job }, [], signal);
-    if (!outcome.ok) throw new GatewayError(outcome.code, outcome.message);
-    if (!outcome.result) throw new GatewayError('TTS_ERR_INTERNAL', 'audio worker returned no result');
-    return outcome.result;
+    const result = await this.pool.run({ kind: 'process', job }, [], signal);
+    if (!result) throw new GatewayError('TTS_ERR_INTERNAL', 'audio worker returned no result');
+    return result;
   }
 
   /** Compiles every codec in every worker, so the first real request pays no start-up cost. */
   async warmUp(): Promise<void> {
-    const outcomes = await this.pool.broadcast({ kind: 'warm-up' });
-    const failed = outcomes.find((outcome) => !outcome.ok);
-    if (failed && !failed.ok) throw new GatewayError(failed.code, failed.message);
+    await this.pool.broadcast({ kind: 'warm-up' });
   }
 
   close(): Promise<void> {

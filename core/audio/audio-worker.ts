@@ -1,6 +1,5 @@
 /** Worker-thread entry of AudioProcessor: all decoding, DSP and encoding run here. */
 import { serveWorkerTasks, type WorkerReply } from '../workers';
-import { isGatewayError } from '../errors';
 import type { AudioJob } from './audio-job';
 import { runAudioJob } from './audio-pipeline';
 import type { AudioTask, AudioTaskOutcome } from './audio-worker-protocol';
@@ -20,21 +19,15 @@ async function warmUp(): Promise<void> {
 }
 
 async function handle(task: AudioTask): Promise<WorkerReply<AudioTaskOutcome>> {
-  try {
-    if (task.kind === 'warm-up') {
-      await warmUp();
-      return { result: { ok: true } };
-    }
-    const result = await runAudioJob(task.job);
-    // Move the encoded bytes back instead of copying them; the buffer is ours alone unless passed through.
-    const owned = result.audio.byteOffset === 0 && result.audio.byteLength === result.audio.buffer.byteLength;
-    const audio = owned ? result.audio : result.audio.slice();
-    return { result: { ok: true, result: { ...result, audio } }, transfer: [audio.buffer as ArrayBuffer] };
-  } catch (error) {
-    if (isGatewayError(error)) return { result: { ok: false, code: error.code, message: error.message } };
-    const message = error instanceof Error ? error.message : String(error);
-    return { result: { ok: false, code: 'TTS_ERR_INTERNAL', message: `audio processing failed: ${message}` } };
+  if (task.kind === 'warm-up') {
+    await warmUp();
+    return { result: undefined };
   }
+  const result = await runAudioJob(task.job);
+  // Move the encoded bytes back instead of copying them; the buffer is ours alone unless passed through.
+  const owned = result.audio.byteOffset === 0 && result.audio.byteLength === result.audio.buffer.byteLength;
+  const audio = owned ? result.audio : result.audio.slice();
+  return { result: { ...result, audio }, transfer: [audio.buffer as ArrayBuffer] };
 }
 
 serveWorkerTasks(handle);

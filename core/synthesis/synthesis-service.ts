@@ -27,7 +27,8 @@ export interface SynthesisResult {
   readonly sampleRate?: number;
   /** The `X-TTS-Applied` value: who applied speed, pitch, volume and the format. */
   readonly applied: string;
-  readonly providerInstance: string;
+  /** The provider instance that served the request. */
+  readonly provider: string;
 }
 
 /**
@@ -58,7 +59,7 @@ export class SynthesisService {
       const chunks = await this.synthesizeChunks(plan, request, resolved, context.requestId, signal);
       const output = await this.finish(plan, chunks, request, signal);
       const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
-      return { ...stored, format: request.format, sampleRate: output.sampleRate, applied, providerInstance: resolved.instanceId };
+      return { ...stored, format: request.format, sampleRate: output.sampleRate, applied, provider: resolved.instanceId };
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
     }

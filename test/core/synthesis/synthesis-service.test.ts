@@ -56,7 +56,7 @@ describe('core/synthesis SynthesisService', () => {
     expect(test.calls).to.have.length(1);
     expect(test.calls[0]).to.include({ model: 'acme-1', voice: 'v1', format: 'mp3', speed: 1.5, requestId: 'r1' });
     expect(test.engineJobs).to.have.length(0);
-    expect(result).to.include({ fileName: 'file.mp3', size: MP3.byteLength, providerInstance: 'acme' });
+    expect(result).to.include({ fileName: 'file.mp3', size: MP3.byteLength, provider: 'acme' });
     expect(result.applied).to.equal('speed=native; pitch=default; volume=default; format=native; chunks=1');
   });
 
