@@ -12,6 +12,12 @@ export interface ProviderEntryFile {
   readonly ifEnv?: string | string[];
 }
 
+export interface AliasEntryFile {
+  readonly model: string;
+  readonly target: string;
+  readonly voices: Record<string, string>;
+}
+
 export interface ConfigFile {
   readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean };
   readonly storage: { driver: 'filesystem'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean };
@@ -19,6 +25,8 @@ export interface ConfigFile {
   readonly auth: { registration: 'open' | 'closed' };
   readonly cache: { catalogTtl: Duration };
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
+  readonly audio: { ffmpegPath?: string };
+  readonly aliases: AliasEntryFile[];
   readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format?: 'json' | 'pretty' };
   readonly providers: ProviderEntryFile[];
 }

@@ -104,6 +104,8 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       chunkConcurrency: file.synthesis.chunkConcurrency,
       ...(file.synthesis.audioWorkers !== undefined && { audioWorkers: file.synthesis.audioWorkers }),
     },
+    audio: { ...(file.audio.ffmpegPath !== undefined && { ffmpegPath: file.audio.ffmpegPath }) },
+    aliases: file.aliases.map((alias) => ({ model: alias.model, target: alias.target, voices: alias.voices })),
     logging: { level: file.logging.level, format: file.logging.format ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty') },
     providers,
     sourceFile,

@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { DEFAULT_ALIASES } from './default-aliases';
 
 /**
  * JSON Schema of the configuration file as people write it (units as text, `${VAR}` already
@@ -40,6 +41,20 @@ const providerEntry: SchemaObject = {
   },
 };
 
+const modelName = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$', maxLength: 200 };
+
+/** A model name served by another model, with its own voice names. */
+const aliasEntry: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['model', 'target'],
+  properties: {
+    model: modelName,
+    target: modelName,
+    voices: { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 200 }, default: {} },
+  },
+};
+
 export const CONFIG_FILE_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
@@ -72,6 +87,11 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       chunkConcurrency: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
       audioWorkers: { type: 'integer', minimum: 1, maximum: 256 },
     }),
+    audio: section({
+      // Without it, ffmpeg is looked up on PATH; it is needed only for aac output.
+      ffmpegPath: { type: 'string', minLength: 1 },
+    }),
+    aliases: { type: 'array', items: aliasEntry, default: DEFAULT_ALIASES },
     logging: section({
       level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
       // No default here: JSON lines when NODE_ENV=production, readable lines otherwise (normalize-config).

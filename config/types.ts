@@ -6,6 +6,9 @@ export interface GatewayConfig {
   readonly auth: AuthConfig;
   readonly cache: CacheConfig;
   readonly synthesis: SynthesisConfig;
+  readonly audio: AudioConfig;
+  /** Model names served by other models (OpenAI's names by default). */
+  readonly aliases: readonly ModelAliasConfig[];
   readonly logging: LoggingConfig;
   readonly providers: readonly ProviderEntry[];
   /** The file the config came from, or undefined for the zero-config defaults. */
@@ -69,6 +72,18 @@ export interface SynthesisConfig {
   readonly chunkConcurrency: number;
   /** Threads of the audio (DSP and encoding) pool; defaults to the core count. */
   readonly audioWorkers?: number;
+}
+
+export interface AudioConfig {
+  /** The ffmpeg binary used for aac; undefined = `ffmpeg` on PATH. */
+  readonly ffmpegPath?: string;
+}
+
+/** `model` is served by `target`; `voices` maps the alias's voice names to the target's. */
+export interface ModelAliasConfig {
+  readonly model: string;
+  readonly target: string;
+  readonly voices: Readonly<Record<string, string>>;
 }
 
 export interface LoggingConfig {

@@ -15,3 +15,4 @@ export { loadProviders, type LoadedProvider, type LoadProvidersOptions } from '.
 export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
 export * from './catalog';
 export * from './synthesis';
+export * from './routing';

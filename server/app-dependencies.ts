@@ -1,6 +1,6 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioFormat, AudioStore, SynthesisRequest, VoiceInfo } from '../core';
+import type { AccountService, AudioFormat, AudioStore, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
 
 /** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
 export type { SynthesisRequest };
@@ -22,10 +22,24 @@ export interface SynthesisOutcome {
   readonly sampleRate?: number;
   /** The provider instance that served the request, for the access log. */
   readonly provider?: string;
+  /** The model and voice that served it, after aliases. */
+  readonly servedBy?: string;
+  /** The request had instructions that the model does not take (they were not sent). */
+  readonly instructionsIgnored?: boolean;
 }
 
 /** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */
 export type SynthesizeFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisOutcome>;
+
+/** Streams one request's audio as it is made; resolves once the first audio is ready. */
+export type StreamFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisStream>;
+
+/** One served model (or alias) and who serves it, for OpenAI's model list. */
+export interface ModelEntry {
+  readonly id: string;
+  /** The provider instance, or `tts-gateway` for an alias. */
+  readonly ownedBy: string;
+}
 
 /** Model names, sorted by provider then name. */
 export type ListModelsFunction = (signal?: AbortSignal) => Promise<readonly string[]>;
@@ -45,4 +59,9 @@ export interface AppDependencies {
   readonly listModels: ListModelsFunction;
   readonly listVoices: ListVoicesFunction;
   readonly synthesize: SynthesizeFunction;
+  readonly stream: StreamFunction;
+  /** Every model and alias with its owner, in the order of `listModels`. */
+  readonly listModelEntries: () => Promise<readonly ModelEntry[]>;
+  /** When the gateway started, in Unix seconds (OpenAI's `created`). */
+  readonly startedAt: number;
 }

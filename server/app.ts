@@ -11,6 +11,8 @@ import { createAudioRoutes } from './routes/audio-routes';
 import { createAuthRoutes } from './routes/auth-routes';
 import { createToolsRoutes } from './routes/tools-routes';
 import { createTtsRoutes } from './routes/tts-routes';
+import { createOpenAiRouter } from './openai/openai-router';
+import { SPEECH_SCHEMA } from './openai/speech-schema';
 import { createRequestAjv } from './validation/ajv-instance';
 import { CREATE_KEY_SCHEMA, LOGIN_SCHEMA, REGISTER_SCHEMA, TTS_SYNC_SCHEMA } from './validation/request-schemas';
 
@@ -26,7 +28,7 @@ export function createApp(dependencies: AppDependencies): express.Application {
   const body = (schema: object) => [jsonBody(config.server.bodyLimitBytes), validateBody(ajv.compile(schema))];
   const apiKey = requireApiKey(accounts);
   const auth = createAuthRoutes(accounts);
-  const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, logger, publicBaseUrl: config.server.publicBaseUrl });
+  const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, stream: dependencies.stream, logger, publicBaseUrl: config.server.publicBaseUrl });
   const tools = createToolsRoutes(dependencies.listModels, dependencies.listVoices);
   const audio = createAudioRoutes(audioStore);
   const downloadGuard = config.storage.downloadRequiresKey ? [apiKey] : [];
@@ -40,10 +42,13 @@ export function createApp(dependencies: AppDependencies): express.Application {
   app.delete('/api/v1/auth/keys/:id', apiKey, auth.revokeKey);
 
   app.post('/api/v1/common/tts-sync', apiKey, ...body(TTS_SYNC_SCHEMA), tts.synthesize);
+  app.post('/api/v1/common/tts-stream', apiKey, ...body(TTS_SYNC_SCHEMA), tts.stream);
   app.get('/api/v1/tools/models', apiKey, tools.models);
   app.get('/api/v1/tools/voices/:model', apiKey, tools.voices);
   // GET routes answer HEAD too.
   app.get('/api/v1/audio/download/:file', ...downloadGuard, audio.download);
+
+  app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, speechBody: body(SPEECH_SCHEMA) }));
 
   app.use(notFound());
   app.use(errorHandler(logger));

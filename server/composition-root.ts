@@ -11,6 +11,7 @@ import {
   createAccountStore,
   FileSystemAudioStore,
   loadProviders,
+  ModelAliases,
   SynthesisService,
   type AccountStore,
   type AudioStore,
@@ -20,6 +21,7 @@ import { createApp } from './app';
 import { TOKENS } from './container-tokens';
 import { audioEngine, audioSink, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
+import { modelLists } from './model-lists';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
@@ -76,6 +78,12 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
   });
+  container.register(TOKENS.aliases, {
+    useFactory: instanceCachingFactory((scope) => {
+      const served = new Set(scope.resolve<Catalog>(TOKENS.catalog).listModels());
+      return new ModelAliases(config.aliases, (model) => served.has(model));
+    }),
+  });
   container.register(TOKENS.synthesis, {
     useFactory: instanceCachingFactory(
       (scope) =>
@@ -85,11 +93,13 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
           audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
           logger,
           { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs },
+          scope.resolve<ModelAliases>(TOKENS.aliases),
         ),
     ),
   });
 
   const catalog = container.resolve<Catalog>(TOKENS.catalog);
+  const lists = modelLists(catalog, container.resolve<ModelAliases>(TOKENS.aliases));
   const synthesis = container.resolve<SynthesisService>(TOKENS.synthesis);
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
   const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
@@ -98,9 +108,10 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     logger,
     accounts: container.resolve<AccountService>(TOKENS.accounts),
     audioStore,
-    listModels: async () => catalog.listModels(),
-    listVoices: (model, signal) => catalog.listVoices(model, signal),
+    ...lists,
     synthesize: (request, context) => synthesis.synthesize(request, { requestId: context.requestId, signal: context.signal }),
+    stream: (request, context) => synthesis.stream(request, { requestId: context.requestId, signal: context.signal }),
+    startedAt: Math.floor(Date.now() / 1000),
   });
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });
 

@@ -9,5 +9,6 @@ export const TOKENS = {
   audioProcessor: Symbol('AudioProcessor'),
   providers: Symbol('LoadedProviders'),
   catalog: Symbol('Catalog'),
+  aliases: Symbol('ModelAliases'),
   synthesis: Symbol('SynthesisService'),
 } as const;

@@ -1,6 +1,7 @@
 import {
   DECODABLE_FORMATS,
   ENCODABLE_FORMATS,
+  type AudioChunk,
   type AudioEngine,
   type AudioProcessor,
   type AudioSink,
@@ -33,6 +34,22 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
     decodableFormats: DECODABLE_FORMATS,
     encodableFormats: ENCODABLE_FORMATS,
     process: (job, signal) => processor.process(job, signal),
+    // Interim until the audio workers stream: the session encodes everything at its end.
+    openStream: async (spec) => {
+      const inputs: AudioChunk[] = [];
+      const empty = { audio: new Uint8Array(0), sampleRate: spec.sampleRate ?? 0, durationSeconds: 0 };
+      return {
+        push: async (input: AudioChunk) => {
+          inputs.push(input);
+          return empty;
+        },
+        end: async (signal?: AbortSignal) => {
+          const result = await processor.process({ inputs, speed: spec.speed, pitch: spec.pitch, volume: spec.volume, output: spec.output }, signal);
+          return { audio: result.audio, sampleRate: result.sampleRate, durationSeconds: result.durationSeconds };
+        },
+        close: async () => undefined,
+      };
+    },
   };
 }
 

@@ -47,11 +47,12 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
     }
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
-    throw toGatewayError(error, request, timeout);
+    throw upstreamFailure(error, request, timeout);
   }
 }
 
-function toGatewayError(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
+/** Maps a failed call (abort, deadline, network) to a coded error; coded errors pass through. */
+export function upstreamFailure(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
   if (isGatewayError(error)) return error;
   if (request.signal?.aborted) {
     return new GatewayError('TTS_ERR_CANCELLED', `The call to ${request.provider} was cancelled`, { cause: error });

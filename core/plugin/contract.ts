@@ -29,6 +29,10 @@ export interface ModelCapabilities {
   readonly maxInputChars: number;
   /** Longest input in UTF-8 bytes, for providers that count bytes (Google). */
   readonly maxInputBytes?: number;
+  /** The sample rate of the model's native `pcm`, when it is fixed (OpenAI: 24,000). */
+  readonly pcmSampleRate?: number;
+  /** Whether the model takes free-text `instructions` (tone, accent), like gpt-4o-mini-tts. */
+  readonly instructions?: boolean;
 }
 
 /** One model as a provider declares it. */
@@ -69,6 +73,8 @@ export interface ProviderSynthesisRequest {
   readonly signal: AbortSignal;
   /** The gateway's request id, for the provider's logs. */
   readonly requestId: string;
+  /** Free-text delivery instructions; only sent to models that declare `instructions`. */
+  readonly instructions?: string;
 }
 
 /** Audio as a provider returns it. */
@@ -82,6 +88,20 @@ export interface ProviderAudio {
   readonly warnings: readonly string[];
 }
 
+/**
+ * Audio as a provider streams it: the bytes of one answer in order, as they arrive. The
+ * iteration ends when the answer is complete and throws a GatewayError when it breaks off;
+ * aborting the request's signal stops it and releases the connection.
+ */
+export interface ProviderAudioStream {
+  /** The format the bytes are in (the gateway sniffs the first bytes and checks it). */
+  readonly format: AudioFormat;
+  /** Required for `pcm` (16-bit signed little-endian mono); optional otherwise. */
+  readonly sampleRate?: number;
+  readonly warnings: readonly string[];
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
 /** A live provider instance, built by `TtsPlugin.create()`. */
 export interface TtsProvider {
   /** Models this instance serves, with their capabilities. */
@@ -90,6 +110,12 @@ export interface TtsProvider {
   voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]>;
   /** Synthesizes one chunk of text. Errors are core's coded errors (`GatewayError`). */
   synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio>;
+  /**
+   * Optional: synthesizes one chunk of text and hands the bytes on as the provider sends them.
+   * The promise settles once the provider has accepted the call (errors before any audio are
+   * thrown here). Without it, the gateway streams at sentence granularity through `synthesize`.
+   */
+  synthesizeStream?(request: ProviderSynthesisRequest): Promise<ProviderAudioStream>;
   /** Warms caches or workers before the gateway starts serving. */
   warmUp?(): Promise<void>;
   /** Releases workers, sockets and timers. */

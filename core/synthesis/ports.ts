@@ -24,6 +24,36 @@ export interface AudioChunk {
   readonly sampleRate?: number;
 }
 
+/** What a streaming session makes of its inputs: the same multipliers as a whole job. */
+export interface AudioStreamSpec {
+  readonly output: AudioFormat;
+  readonly speed: number;
+  readonly pitch: number;
+  readonly volume: number;
+  /** Output sample rate; absent = chosen from the first input. */
+  readonly sampleRate?: number;
+}
+
+/** Encoded output of a streaming session, handed on as soon as it exists. */
+export interface EncodedPiece {
+  /** Bytes ready now; may be empty. */
+  readonly audio: Uint8Array;
+  /** The rate a decoder of the output yields. */
+  readonly sampleRate: number;
+  /** Output audio produced so far, in seconds. */
+  readonly durationSeconds: number;
+}
+
+/** A stateful decode -> DSP -> encode chain living in one audio worker. */
+export interface AudioStreamSession {
+  /** The next whole provider answer, or (`continuation`) more bytes of the one before. */
+  push(input: AudioChunk, options?: { continuation?: boolean }, signal?: AbortSignal): Promise<EncodedPiece>;
+  /** Flushes and returns the last bytes; the session is released. */
+  end(signal?: AbortSignal): Promise<EncodedPiece>;
+  /** Releases the session without output; idempotent, never throws. */
+  close(): Promise<void>;
+}
+
 /** The audio engine (decode, join, DSP, encode), off the event loop. */
 export interface AudioEngine {
   readonly decodableFormats: readonly AudioFormat[];
@@ -32,6 +62,12 @@ export interface AudioEngine {
     job: { inputs: readonly AudioChunk[]; speed: number; pitch: number; volume: number; output: AudioFormat },
     signal?: AbortSignal,
   ): Promise<{ audio: Uint8Array; format: AudioFormat; sampleRate: number }>;
+  openStream(spec: AudioStreamSpec): Promise<AudioStreamSession>;
+}
+
+/** Maps a requested model and voice to the served ones (aliases, later fallback routes). */
+export interface ModelRoutes {
+  route(model: string, voice: string): { readonly model: string; readonly voice: string };
 }
 
 /** Where finished audio is kept for download. */

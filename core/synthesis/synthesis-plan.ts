@@ -2,7 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError } from '../errors';
 import type { ModelCapabilities, NumberRange } from '../plugin/contract';
 import type { SynthesisRequest } from './synthesis-request';
-import { splitText } from './text-splitter';
+import { splitText, type ChunkLimits } from './text-splitter';
 
 export type Adjustment = 'speed' | 'pitch' | 'volume';
 
@@ -34,11 +34,17 @@ function within(value: number, range: NumberRange | undefined): boolean {
   return range !== undefined && value >= range.min && value <= range.max;
 }
 
+export interface PlanOptions {
+  /** How the text is cut into provider calls; whole files pack chunks to the model's limit. */
+  readonly split?: (text: string, limits: ChunkLimits) => string[];
+}
+
 /** Decides, from the model's declared capabilities, who does what. */
 export function planSynthesis(
   request: SynthesisRequest,
   capabilities: ModelCapabilities,
   codecs: { readonly decodable: readonly AudioFormat[]; readonly encodable: readonly AudioFormat[] },
+  options: PlanOptions = {},
 ): SynthesisPlan {
   const native: Partial<Record<Adjustment, number>> = {};
   const dsp: Record<Adjustment, number> = { speed: 1, pitch: 1, volume: 1 };
@@ -54,13 +60,15 @@ export function planSynthesis(
       appliedBy[adjustment] = 'dsp';
     }
   }
-  const chunks = splitText(request.text, { maxChars: capabilities.maxInputChars, maxBytes: capabilities.maxInputBytes });
-  const nativeFormat = capabilities.formats.includes(request.format);
+  const split = options.split ?? splitText;
+  const chunks = split(request.text, { maxChars: capabilities.maxInputChars, maxBytes: capabilities.maxInputBytes });
+  const nativeFormat = capabilities.formats.includes(request.format) && !needsResampling(request, capabilities);
   const needsAudioProcessing = chunks.length > 1 || !nativeFormat || ADJUSTMENTS.some((adjustment) => dsp[adjustment] !== 1);
   if (!needsAudioProcessing) {
     return { chunks, providerFormat: request.format, native, dsp, appliedBy, formatBy: 'native', needsAudioProcessing };
   }
   if (!codecs.encodable.includes(request.format)) {
+    if (request.format === 'aac') throw aacNeedsFfmpeg();
     throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `format ${request.format} cannot be produced for model ${request.model}`, {
       details: [{ field: 'format', reason: 'unsupported', supported: [...new Set([...capabilities.formats, ...codecs.encodable])] }],
     });
@@ -73,6 +81,18 @@ export function planSynthesis(
     });
   }
   return { chunks, providerFormat, native, dsp, appliedBy, formatBy: 'transcoded', needsAudioProcessing };
+}
+
+/** Raw pcm carries no rate, so a client that needs a fixed one gets it resampled. */
+function needsResampling(request: SynthesisRequest, capabilities: ModelCapabilities): boolean {
+  return request.format === 'pcm' && request.sampleRate !== undefined && capabilities.pcmSampleRate !== request.sampleRate;
+}
+
+/** The gateway encodes AAC with an ffmpeg binary; without one, say how to get it. */
+function aacNeedsFfmpeg(): GatewayError {
+  return new GatewayError('TTS_ERR_VALIDATION', 'aac output needs ffmpeg on the gateway: install it (Debian: apt-get install ffmpeg) or set audio.ffmpegPath', {
+    details: [{ field: 'format', reason: 'ffmpeg_missing' }],
+  });
 }
 
 /** The `X-TTS-Applied` header value, e.g. `speed=native; pitch=dsp; volume=default; format=transcoded; chunks=3`. */

@@ -9,6 +9,10 @@ export interface SynthesisRequest {
   readonly pitch: number;
   readonly volume: number;
   readonly format: AudioFormat;
+  /** Output sample rate where the client needs a fixed one (OpenAI's `pcm` is 24 kHz). */
+  readonly sampleRate?: number;
+  /** Free-text delivery instructions, for models that take them. */
+  readonly instructions?: string;
 }
 
 /** The gateway's own range for every multiplier (the spec's 0.5..2.0). */

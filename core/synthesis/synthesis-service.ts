@@ -1,9 +1,12 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, isGatewayError } from '../errors';
 import type { PluginLogger } from '../plugin/contract';
+import type { ProviderSynthesisRequest } from '../plugin/contract';
+import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ServedModel } from './ports';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ServedModel } from './ports';
+import { splitForStreaming } from './stream-chunks';
 import { describePlan, planSynthesis, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
@@ -29,6 +32,27 @@ export interface SynthesisResult {
   readonly applied: string;
   /** The provider instance that served the request. */
   readonly provider: string;
+  /** The model and voice that served it, after aliases: `espeak-ng/en-us`. */
+  readonly servedBy: string;
+  /** True when the request had instructions and the model takes none (they were not sent). */
+  readonly instructionsIgnored: boolean;
+}
+
+/** A synthesis being streamed: what it is, and its encoded audio as it is made. */
+export interface SynthesisStream extends Omit<SynthesisResult, 'fileName' | 'size'> {
+  /** The encoded audio, piece by piece; throws a GatewayError if the synthesis fails midway. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Bytes (and, when the gateway encoded, seconds) sent so far. */
+  readonly progress: Readonly<StreamProgress>;
+}
+
+/** One request after aliases: the served model and voice, and how the service will call it. */
+interface Prepared {
+  readonly request: SynthesisRequest;
+  readonly resolved: ServedModel;
+  readonly servedBy: string;
+  readonly instructions?: string;
+  readonly instructionsIgnored: boolean;
 }
 
 /**
@@ -42,48 +66,171 @@ export class SynthesisService {
     private readonly audioSink: AudioSink,
     private readonly logger: PluginLogger,
     private readonly options: SynthesisServiceOptions,
+    private readonly routes?: ModelRoutes,
   ) {}
 
+  /** Synthesizes the whole text and stores it as one file. */
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     try {
-      const resolved = await this.directory.resolve(request.model);
-      await this.directory.ensureVoice(request.model, request.voice, signal);
-      const plan = planSynthesis(request, resolved.capabilities, {
-        decodable: this.audioEngine.decodableFormats,
-        encodable: this.audioEngine.encodableFormats,
-      });
+      const prepared = await this.prepare(request, signal);
+      const plan = this.plan(prepared);
       const applied = describePlan(plan);
-      this.logger.info('synthesis planned', { requestId: context.requestId, model: request.model, provider: resolved.instanceId, applied });
-      const chunks = await this.synthesizeChunks(plan, request, resolved, context.requestId, signal);
-      const output = await this.finish(plan, chunks, request, signal);
+      this.logPlan(prepared, applied, context.requestId);
+      const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal);
+      const output = await this.finish(plan, chunks, prepared.request, signal);
       const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
-      return { ...stored, format: request.format, sampleRate: output.sampleRate, applied, provider: resolved.instanceId };
+      return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate };
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
     }
   }
 
-  private async synthesizeChunks(
-    plan: SynthesisPlan,
-    request: SynthesisRequest,
-    resolved: ServedModel,
-    requestId: string,
-    signal: AbortSignal,
-  ): Promise<AudioChunk[]> {
+  /**
+   * Streams the synthesis: resolves when the first audio is ready (so early failures are still
+   * ordinary errors), then hands on each piece as it is encoded. Each step (a provider call, the
+   * first piece) must finish within the deadline; a slow reader slows the stream down instead
+   * (back-pressure), since the next chunks are synthesized only a few ahead of the one read.
+   */
+  async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream> {
+    const stop = new AbortController();
+    const signal = context.signal ? AbortSignal.any([context.signal, stop.signal]) : stop.signal;
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const startSignal = AbortSignal.any([signal, deadline]);
+    const progress: StreamProgress = { bytes: 0 };
+    let pieces: AsyncGenerator<Uint8Array> | undefined;
+    try {
+      const prepared = await this.prepare(request, startSignal);
+      const plan = this.streamPlan(prepared);
+      const applied = describePlan(plan);
+      this.logPlan(prepared, applied, context.requestId);
+      pieces = audioPieces({
+        plan,
+        output: request.format,
+        sampleRate: request.sampleRate,
+        engine: this.audioEngine,
+        lookAhead: this.options.chunkConcurrency,
+        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel])),
+        openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
+        provider: prepared.resolved.instanceId,
+        signal,
+        progress,
+      });
+      const first = await abortable(pieces.next(), startSignal);
+      return { ...this.describe(prepared, applied), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
+    } catch (error) {
+      stop.abort();
+      void pieces?.return(undefined).catch(() => undefined);
+      throw this.explain(error, context.signal, deadline);
+    }
+  }
+
+  /** Applies aliases, resolves the model and checks the voice. */
+  private async prepare(request: SynthesisRequest, signal: AbortSignal): Promise<Prepared> {
+    const served = this.routes ? this.routes.route(request.model, request.voice) : request;
+    const servedRequest = { ...request, model: served.model, voice: served.voice };
+    const resolved = await this.directory.resolve(served.model);
+    await this.directory.ensureVoice(served.model, served.voice, signal);
+    const takesInstructions = resolved.capabilities.instructions === true;
+    return {
+      request: servedRequest,
+      resolved,
+      servedBy: `${served.model}/${served.voice}`,
+      ...(takesInstructions && request.instructions !== undefined ? { instructions: request.instructions } : {}),
+      instructionsIgnored: request.instructions !== undefined && !takesInstructions,
+    };
+  }
+
+  private plan(prepared: Prepared): SynthesisPlan {
+    return planSynthesis(prepared.request, prepared.resolved.capabilities, this.codecs());
+  }
+
+  /**
+   * A provider that streams natively gets the whole text in one call when nothing is to be done
+   * to its audio; otherwise the text goes in short sentence chunks, so audio starts early.
+   */
+  private streamPlan(prepared: Prepared): SynthesisPlan {
+    const whole = this.plan(prepared);
+    if (prepared.resolved.provider.synthesizeStream && !whole.needsAudioProcessing) return whole;
+    return planSynthesis(prepared.request, prepared.resolved.capabilities, this.codecs(), { split: splitForStreaming });
+  }
+
+  private codecs() {
+    return { decodable: this.audioEngine.decodableFormats, encodable: this.audioEngine.encodableFormats };
+  }
+
+  private providerStream(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal) {
+    const { provider } = prepared.resolved;
+    if (!provider.synthesizeStream) return undefined;
+    return async () => {
+      const stream = await provider.synthesizeStream!(this.providerRequest(plan, prepared, plan.chunks[0], requestId, signal));
+      this.logWarnings(stream.warnings, prepared, requestId);
+      return stream;
+    };
+  }
+
+  private providerRequest(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal): ProviderSynthesisRequest {
+    const { resolved, request } = prepared;
+    return {
+      model: resolved.providerModel,
+      voice: request.voice,
+      text,
+      format: plan.providerFormat,
+      ...plan.native,
+      ...(prepared.instructions !== undefined ? { instructions: prepared.instructions } : {}),
+      signal,
+      requestId,
+    };
+  }
+
+  /** One provider call under its own deadline, its audio checked. */
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal): Promise<AudioChunk> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline])));
+      this.logWarnings(audio.warnings, prepared, requestId);
+      return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
+    } catch (error) {
+      throw this.explain(error, undefined, deadline);
+    }
+  }
+
+  private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal): Promise<AudioChunk[]> {
     const failFast = new AbortController();
     const chunkSignal = AbortSignal.any([signal, failFast.signal]);
     return boundedMap(plan.chunks, this.options.chunkConcurrency, async (text) => {
       try {
-        const audio = await resolved.provider.synthesize({ model: resolved.providerModel, voice: request.voice, text, format: plan.providerFormat, ...plan.native, signal: chunkSignal, requestId });
-        if (audio.warnings.length > 0) this.logger.warn('provider could not honour every setting', { requestId, provider: resolved.instanceId, warnings: audio.warnings });
-        return checkProviderAudio(resolved.instanceId, audio, this.logger);
+        const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal));
+        this.logWarnings(audio.warnings, prepared, requestId);
+        return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
       } catch (error) {
         failFast.abort(error);
         throw error;
       }
     });
+  }
+
+  private describe(prepared: Prepared, applied: string) {
+    return {
+      format: prepared.request.format,
+      applied,
+      provider: prepared.resolved.instanceId,
+      servedBy: prepared.servedBy,
+      instructionsIgnored: prepared.instructionsIgnored,
+    };
+  }
+
+  private logPlan(prepared: Prepared, applied: string, requestId: string): void {
+    this.logger.info('synthesis planned', { requestId, model: prepared.request.model, provider: prepared.resolved.instanceId, applied });
+  }
+
+  private logWarnings(warnings: readonly string[], prepared: Prepared, requestId: string): void {
+    if (warnings.length > 0) this.logger.warn('provider could not honour every setting', { requestId, provider: prepared.resolved.instanceId, warnings });
+  }
+
+  private explainer(clientSignal: AbortSignal | undefined): (error: unknown) => unknown {
+    return (error) => this.explain(error, clientSignal, undefined);
   }
 
   private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, signal: AbortSignal): Promise<{ audio: Uint8Array; sampleRate?: number }> {
@@ -93,11 +240,47 @@ export class SynthesisService {
   }
 
   /** Turns an abort into the right coded error: the deadline is a 504, a gone client a cancel. */
-  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadline: AbortSignal): unknown {
-    if (deadline.aborted && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
+  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): unknown {
+    if (deadline?.aborted && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
       return new GatewayError('TTS_ERR_TIMEOUT', `synthesis did not finish within ${this.options.timeoutMs} ms`, { cause: error });
     }
     if (clientSignal?.aborted && !isGatewayError(error)) return new GatewayError('TTS_ERR_CANCELLED', 'the client went away', { cause: error });
     return error;
+  }
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (the work is then abandoned). */
+function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<Value>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The first piece (already made), then the rest; errors are explained, early exits stop the work. */
+async function* rest(
+  first: IteratorResult<Uint8Array>,
+  pieces: AsyncGenerator<Uint8Array>,
+  stop: AbortController,
+  explain: (error: unknown) => unknown,
+): AsyncGenerator<Uint8Array> {
+  let finished = first.done === true;
+  try {
+    if (!first.done) yield first.value;
+    while (!finished) {
+      const next = await pieces.next();
+      if (next.done) finished = true;
+      else yield next.value;
+    }
+  } catch (error) {
+    finished = true;
+    throw explain(error);
+  } finally {
+    if (!finished) {
+      stop.abort();
+      await pieces.return(undefined).catch(() => undefined);
+    }
   }
 }

@@ -6,6 +6,14 @@ import type { EngineVoice } from './worker-messages';
 /** eSpeak's gender codes (espeak_VOICE.gender). */
 const GENDERS: Readonly<Record<number, VoiceGender>> = { 1: 'Male', 2: 'Female' };
 
+/** Voices that are also offered with each variant. */
+const VARIANT_BASES: readonly string[] = ['en-us', 'en-gb'];
+/** eSpeak NG's numbered variants: m1..m7 male, f1..f5 female. */
+const VARIANTS: readonly (readonly [string, VoiceGender])[] = [
+  ...[1, 2, 3, 4, 5, 6, 7].map((number) => [`m${number}`, 'Male'] as const),
+  ...[1, 2, 3, 4, 5].map((number) => [`f${number}`, 'Female'] as const),
+];
+
 export class VoiceCatalogue {
   private readonly identifiers = new Map<string, string>();
   readonly voices: readonly VoiceInfo[];
@@ -24,7 +32,25 @@ export class VoiceCatalogue {
         description: `eSpeak NG formant voice: ${engineVoice.name} (${language})`,
       });
     }
+    voices.push(...this.variantsOf(voices));
     this.voices = voices;
+  }
+
+  /**
+   * eSpeak's voice variants (`en-us+f3`) of the main English voices, so that a handful of
+   * clearly different English voices exist (OpenAI's voice names map to them by default).
+   */
+  private variantsOf(baseVoices: readonly VoiceInfo[]): VoiceInfo[] {
+    const variants: VoiceInfo[] = [];
+    for (const base of baseVoices.filter((voice) => VARIANT_BASES.includes(voice.voiceId))) {
+      const baseIdentifier = this.identifiers.get(base.voiceId) as string;
+      for (const [variant, gender] of VARIANTS) {
+        const voiceId = `${base.voiceId}+${variant}`;
+        this.identifiers.set(voiceId, `${baseIdentifier}+${variant}`);
+        variants.push({ ...base, voiceId, voiceName: `${base.voiceName}, variant ${variant}`, gender, description: `${base.description}, variant ${variant}` });
+      }
+    }
+    return variants;
   }
 
   /** The engine's voice file identifier for a voiceId (case-insensitive), or undefined. */

@@ -1,4 +1,4 @@
-import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import type { OpenAiCompatibleOptions } from './options-schema';
 
 /** Names the server in errors and logs, for example `OpenAI-compatible server kokoro`. */
@@ -42,7 +42,16 @@ export class CompatibleClient {
 
   /** `POST /v1/audio/speech`; returns the audio bytes. */
   async speech(body: object, signal: AbortSignal): Promise<Uint8Array> {
-    const response = await upstreamFetch({
+    return upstreamAudio(this.provider, await upstreamFetch(this.speechCall(body, signal)));
+  }
+
+  /** The same call, its audio handed on as the server sends it. */
+  async speechStream(body: object, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+    return upstreamAudioStream(this.provider, await upstreamStream(this.speechCall(body, signal)));
+  }
+
+  private speechCall(body: object, signal: AbortSignal): UpstreamRequest {
+    return {
       provider: this.provider,
       fetch: this.fetchFunction,
       url: `${apiRoot(this.options.baseUrl)}/v1/audio/speech`,
@@ -52,7 +61,6 @@ export class CompatibleClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: this.secrets,
-    });
-    return upstreamAudio(this.provider, response);
+    };
   }
 }

@@ -22,6 +22,7 @@ export function capabilitiesOf(options: OpenAiCompatibleOptions): ModelCapabilit
     formats: options.formats,
     ...(options.nativeSpeed ? { speed: options.speedRange } : {}),
     maxInputChars: options.maxInputChars,
+    pcmSampleRate: options.pcmSampleRate,
   };
 }
 

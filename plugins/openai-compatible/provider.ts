@@ -1,4 +1,4 @@
-import type { ModelInfo, PluginContext, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
+import type { ModelInfo, PluginContext, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
 import { CompatibleClient, providerName } from './client';
 import { listServedModels, modelPatternOf, serve, toModelInfo, type ServedModel } from './models';
 import type { OpenAiCompatibleOptions } from './options-schema';
@@ -33,12 +33,17 @@ export class OpenAiCompatibleProvider implements TtsProvider {
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     const body = buildSpeechBody(request, this.upstreamId(request.model));
     const audio = await this.client.speech(body, request.signal);
-    return {
-      audio,
-      format: request.format,
-      ...(request.format === 'pcm' ? { sampleRate: this.options.pcmSampleRate } : {}),
-      warnings: [],
-    };
+    return { audio, ...this.describe(request), warnings: [] };
+  }
+
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const body = buildSpeechBody(request, this.upstreamId(request.model));
+    const chunks = await this.client.speechStream(body, request.signal);
+    return { chunks, ...this.describe(request), warnings: [] };
+  }
+
+  private describe(request: ProviderSynthesisRequest) {
+    return { format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.pcmSampleRate } : {}) };
   }
 
   private remember(served: readonly ServedModel[]): void {

@@ -1,4 +1,4 @@
-import { upstreamAudio, upstreamFetch } from '../../core';
+import { upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import type { OpenAiOptions } from './options-schema';
 import type { SpeechBody } from './speech-body';
 
@@ -19,15 +19,8 @@ function headers(options: OpenAiOptions, requestId: string): Record<string, stri
   };
 }
 
-/** Calls `POST /v1/audio/speech` and returns the audio bytes. */
-export async function requestSpeech(
-  options: OpenAiOptions,
-  fetchFunction: typeof fetch,
-  body: SpeechBody,
-  signal: AbortSignal,
-  requestId: string,
-): Promise<Uint8Array> {
-  const response = await upstreamFetch({
+function speechCall(options: OpenAiOptions, fetchFunction: typeof fetch, body: SpeechBody, signal: AbortSignal, requestId: string): UpstreamRequest {
+  return {
     provider: PROVIDER,
     fetch: fetchFunction,
     url: `${apiRoot(options.baseUrl)}/v1/audio/speech`,
@@ -37,6 +30,27 @@ export async function requestSpeech(
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
-  });
-  return upstreamAudio(PROVIDER, response);
+  };
+}
+
+/** Calls `POST /v1/audio/speech` and returns the audio bytes. */
+export async function requestSpeech(
+  options: OpenAiOptions,
+  fetchFunction: typeof fetch,
+  body: SpeechBody,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<Uint8Array> {
+  return upstreamAudio(PROVIDER, await upstreamFetch(speechCall(options, fetchFunction, body, signal, requestId)));
+}
+
+/** The same call, its audio handed on as OpenAI sends it (the endpoint streams chunked audio). */
+export async function streamSpeech(
+  options: OpenAiOptions,
+  fetchFunction: typeof fetch,
+  body: SpeechBody,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<AsyncIterable<Uint8Array>> {
+  return upstreamAudioStream(PROVIDER, await upstreamStream(speechCall(options, fetchFunction, body, signal, requestId)));
 }

@@ -17,11 +17,12 @@ const capabilities = {
   formats: OPENAI_FORMATS,
   speed: { min: 0.25, max: 4.0 },
   maxInputChars: 4096,
+  pcmSampleRate: OPENAI_PCM_SAMPLE_RATE,
 } as const;
 
 /** The fixed model list: OpenAI has no endpoint that lists speech models. */
 export const OPENAI_MODELS: readonly OpenAiModel[] = [
-  { name: 'gpt-4o-mini-tts', description: 'OpenAI gpt-4o-mini-tts (steerable with instructions)', capabilities, voiceSet: 'all', takesInstructions: true },
+  { name: 'gpt-4o-mini-tts', description: 'OpenAI gpt-4o-mini-tts (steerable with instructions)', capabilities: { ...capabilities, instructions: true }, voiceSet: 'all', takesInstructions: true },
   { name: 'tts-1', description: 'OpenAI tts-1 (low latency)', capabilities, voiceSet: 'classic', takesInstructions: false },
   { name: 'tts-1-hd', description: 'OpenAI tts-1-hd (higher quality)', capabilities, voiceSet: 'classic', takesInstructions: false },
 ];

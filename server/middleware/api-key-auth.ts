@@ -1,11 +1,19 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AccountService } from '../../core';
 import { setPrincipal } from '../request-context';
 
-/** Requires a live `X-API-Key`; the caller is then available through `principalOf(response)`. */
+/** The key a request presents: `X-API-Key`, else `Authorization: Bearer <key>` (OpenAI's SDKs). */
+export function presentedKey(request: Request): string | undefined {
+  const header = request.get('X-API-Key');
+  if (header !== undefined) return header;
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.get('Authorization') ?? '');
+  return match?.[1];
+}
+
+/** Requires a live API key; the caller is then available through `principalOf(response)`. */
 export function requireApiKey(accounts: AccountService): RequestHandler {
   return async function authenticateApiKey(request, response, next) {
-    setPrincipal(response, await accounts.authenticate(request.get('X-API-Key')));
+    setPrincipal(response, await accounts.authenticate(presentedKey(request)));
     next();
   };
 }

@@ -6,18 +6,25 @@ import { requestIdOf } from '../request-context';
 import { toGatewayError } from './translate-error';
 
 /** Headers that describe a file or a success; an error answer must not carry them. */
-const SUCCESS_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'ETag', 'Last-Modified', 'Accept-Ranges', 'X-TTS-Applied'];
+const SUCCESS_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'ETag', 'Last-Modified', 'Accept-Ranges', 'X-TTS-Applied', 'X-TTS-Served-By', 'X-TTS-Instructions'];
 
 function clearSuccessHeaders(response: Response, keepContentRange: boolean): void {
   for (const header of SUCCESS_HEADERS) response.removeHeader(header);
   if (!keepContentRange) response.removeHeader('Content-Range');
 }
 
+/** How an API writes an error: its status and JSON body. */
+export type ErrorRendering = (error: GatewayError) => { readonly status: number; readonly body: unknown };
+
+/** The spec's envelope, at the catalogue's status. */
+export const renderEnvelope: ErrorRendering = (error) => ({ status: error.status, body: errorEnvelope(error) });
+
 /**
- * The one place that turns errors into answers: a GatewayError by its status into the
- * envelope; anything else into a generic 500 (logged with the request id, never shown).
+ * The one place that turns errors into answers: a GatewayError by its status into the API's
+ * error shape (the spec's envelope by default); anything else into a generic 500 (logged with
+ * the request id, never shown).
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, render: ErrorRendering = renderEnvelope): ErrorRequestHandler {
   return function handleError(error: unknown, request, response, next) {
     const requestId = requestIdOf(response);
     const known = toGatewayError(error);
@@ -40,6 +47,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (gatewayError.retryAfterSeconds !== undefined) {
       response.setHeader('Retry-After', String(Math.max(0, Math.ceil(gatewayError.retryAfterSeconds))));
     }
-    response.status(gatewayError.status).type('application/json').json(errorEnvelope(gatewayError));
+    const rendered = render(gatewayError);
+    response.status(rendered.status).type('application/json').json(rendered.body);
   };
 }

@@ -3,16 +3,16 @@ import { GatewayError } from '../../core';
 /** The spec's limit, in Unicode code points (an emoji is one character, not two UTF-16 units). */
 export const MAX_TEXT_CODE_POINTS = 10_000;
 
-/** Checks `text` is 1..10,000 code points and not only whitespace; returns its length. */
-export function checkSynthesisText(text: string): number {
+/** Checks `text` is 1..10,000 code points and not only whitespace; returns its length. `field` names it in errors. */
+export function checkSynthesisText(text: string, field = 'text'): number {
   const codePoints = [...text].length;
   if (codePoints === 0 || codePoints > MAX_TEXT_CODE_POINTS) {
-    throw new GatewayError('TTS_ERR_VALIDATION', `text must be between 1 and ${MAX_TEXT_CODE_POINTS} characters long`, {
-      details: [{ field: 'text', reason: codePoints === 0 ? 'minLength' : 'maxLength', length: codePoints }],
+    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be between 1 and ${MAX_TEXT_CODE_POINTS} characters long`, {
+      details: [{ field, reason: codePoints === 0 ? 'minLength' : 'maxLength', length: codePoints }],
     });
   }
   if (text.trim().length === 0) {
-    throw new GatewayError('TTS_ERR_VALIDATION', 'text must not be only whitespace', { details: [{ field: 'text', reason: 'blank' }] });
+    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must not be only whitespace`, { details: [{ field, reason: 'blank' }] });
   }
   return codePoints;
 }

@@ -44,7 +44,8 @@ function cloud(pluginId: string, models: readonly string[], standIn: { standInFe
 }
 
 export const SUBJECTS: readonly SemanticsSubject[] = [
-  cloud('openai', ['tts-1'], openAi),
+  // gpt-4o-mini-tts differs only in taking instructions, which is its own capability shape.
+  cloud('openai', ['tts-1', 'gpt-4o-mini-tts'], openAi),
   cloud('openai-compatible', ['kokoro-kokoro'], openAiCompatible),
   // The recorded model list: limits of 10,000, 5,000, 40,000 and (unlisted) 40,000 characters.
   cloud('elevenlabs', ['eleven_multilingual_v2', 'eleven_v3', 'eleven_flash_v2_5'], elevenlabs),

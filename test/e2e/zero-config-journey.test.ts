@@ -29,9 +29,9 @@ describe('e2e: zero-config gateway on the embedded engine', function () {
     });
   };
 
-  it('lists the embedded model and its voices', async () => {
+  it('lists the embedded model, the OpenAI aliases that it serves, and its voices', async () => {
     const models = await request(harness.gateway.app).get('/api/v1/tools/models').set('X-API-Key', apiKey);
-    expect(models.body.data).to.deep.equal(['espeak-ng']);
+    expect(models.body.data).to.deep.equal(['espeak-ng', 'gpt-4o-mini-tts', 'tts-1', 'tts-1-hd']);
     const voices = await request(harness.gateway.app).get('/api/v1/tools/voices/espeak-ng').set('X-API-Key', apiKey);
     expect(voices.body.data.length).to.be.greaterThan(100);
     expect(voices.body.data.map((voice: { voiceId: string }) => voice.voiceId)).to.include('en-us');

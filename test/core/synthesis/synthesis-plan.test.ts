@@ -54,6 +54,12 @@ describe('core/synthesis planSynthesis', () => {
   });
 
   it('refuses (422) a format neither side can make', () => {
-    expect(() => planSynthesis(request({ format: 'aac' }), narrow, codecs)).to.throw(GatewayError).with.property('status', 422);
+    expect(() => planSynthesis(request({ format: 'flac' }), narrow, { decodable: codecs.decodable, encodable: ['pcm', 'wav'] })).to.throw(GatewayError).with.property('status', 422);
+  });
+
+  it('refuses aac (400) before any provider call when the gateway has no ffmpeg to encode it, saying how to enable it', () => {
+    expect(() => planSynthesis(request({ format: 'aac' }), narrow, codecs))
+      .to.throw(GatewayError, /install it .*ffmpeg|audio\.ffmpegPath/)
+      .with.property('status', 400);
   });
 });

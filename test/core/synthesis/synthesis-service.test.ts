@@ -37,6 +37,10 @@ function harness(synthesize: (request: ProviderSynthesisRequest) => Promise<{ au
       engineJobs.push(job);
       return { audio: new Uint8Array(7), format: job.output, sampleRate: 24000 };
     },
+    // Whole-file synthesis never opens a stream; synthesis-stream.test.ts covers streams.
+    openStream: async () => {
+      throw new Error('tts-sync must not stream');
+    },
   };
   const sink: AudioSink = {
     save: async (audio, format) => {

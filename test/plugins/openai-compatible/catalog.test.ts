@@ -17,7 +17,7 @@ describe('openai-compatible plugin: models', () => {
     await withFixture('kokoro-models', async (requests) => {
       const models = await (await createCompatible()).models();
       expect(models.map((model) => model.name)).to.deep.equal(['tts-1', 'tts-1-hd', 'kokoro']);
-      expect(models[0].capabilities).to.deep.equal({ formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'], speed: { min: 0.25, max: 4 }, maxInputChars: 4096 });
+      expect(models[0].capabilities).to.deep.equal({ formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'], speed: { min: 0.25, max: 4 }, maxInputChars: 4096, pcmSampleRate: 24000 });
       expect(requests[0].path).to.equal('/v1/models');
       expect(requests[0].headers).to.not.have.property('authorization');
     });
@@ -44,7 +44,7 @@ describe('openai-compatible plugin: models', () => {
     const provider = await createCompatible({ models: ['tts-1'], nativeSpeed: false, formats: ['mp3', 'wav'], maxInputChars: 1000 });
     const [model] = await provider.models();
     expect(model.name).to.equal('tts-1');
-    expect(model.capabilities).to.deep.equal({ formats: ['mp3', 'wav'], maxInputChars: 1000 });
+    expect(model.capabilities).to.deep.equal({ formats: ['mp3', 'wav'], maxInputChars: 1000, pcmSampleRate: 24000 });
   });
 
   it('stops at start on a modelPattern that is not a regular expression', async () => {

@@ -8,10 +8,11 @@ import winston from 'winston';
 import type { GatewayConfig } from '../../../config/types';
 import { AccountService, FileSystemAudioStore, SqliteAccountStore, type VoiceInfo } from '../../../core';
 import { createApp } from '../../../server/app';
-import type { ListModelsFunction, ListVoicesFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
+import type { ListModelsFunction, ListVoicesFunction, StreamFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
 
 export interface TestAppOptions {
   readonly synthesize?: SynthesizeFunction;
+  readonly stream?: StreamFunction;
   readonly listModels?: ListModelsFunction;
   readonly listVoices?: ListVoicesFunction;
   readonly bodyLimitBytes?: number;
@@ -47,6 +48,8 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     auth: { registration: options.registration ?? 'open' },
     cache: { catalogTtlMs: 600_000 },
     synthesis: { timeoutMs: 30_000, chunkConcurrency: 2 },
+    audio: {},
+    aliases: [],
     logging: { level: 'debug', format: 'json' },
     providers: [],
     baseDirectory: process.cwd(),
@@ -79,14 +82,34 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     synthesisCalls.push({ request: synthesisRequest, context });
     return (options.synthesize ?? defaultSynthesize)(synthesisRequest, context);
   };
+  // By default a stream sends the text's bytes in two pieces.
+  const defaultStream: StreamFunction = async (synthesisRequest) => {
+    const bytes = Buffer.from(`audio for ${synthesisRequest.text}`);
+    const progress = { bytes: 0 };
+    async function* chunks() {
+      for (const piece of [bytes.subarray(0, 4), bytes.subarray(4)]) {
+        progress.bytes += piece.byteLength;
+        yield piece;
+      }
+    }
+    return { format: synthesisRequest.format, sampleRate: 24_000, applied: 'speed=native', provider: 'fake', servedBy: `${synthesisRequest.model}/${synthesisRequest.voice}`, instructionsIgnored: false, progress, chunks: chunks() };
+  };
+  const stream: StreamFunction = (synthesisRequest, context) => {
+    synthesisCalls.push({ request: synthesisRequest, context });
+    return (options.stream ?? defaultStream)(synthesisRequest, context);
+  };
+  const listModels = options.listModels ?? (async () => ['espeak-ng', 'tts-1']);
   const app = createApp({
     config,
     logger,
     accounts,
     audioStore,
-    listModels: options.listModels ?? (async () => ['espeak-ng', 'tts-1']),
+    listModels,
+    listModelEntries: async () => (await listModels()).map((id) => ({ id, ownedBy: 'fake' })),
     listVoices: options.listVoices ?? (async () => VOICES),
     synthesize,
+    stream,
+    startedAt: 1_795_000_000,
   });
   let counter = 0;
   return {

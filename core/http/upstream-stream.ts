@@ -1,0 +1,126 @@
+import { upstreamStatusError } from './upstream-error';
+import { badUpstreamResponse, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
+
+/** A successful upstream answer whose body is read as it arrives. */
+export interface UpstreamStreamResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body in pieces; throws a coded error if it breaks off or stalls. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Drops the body unread and releases the connection. */
+  cancel(): Promise<void>;
+}
+
+/** Error bodies are read only this far: enough for the provider's message. */
+const ERROR_BODY_BYTES = 4096;
+
+/** Aborts when it has not been touched for `timeoutMs`: a stall, not a long answer, is the fault. */
+class IdleDeadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+
+  constructor(private readonly timeoutMs: number) {
+    this.timer = this.arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(): NodeJS.Timeout {
+    const timer = setTimeout(() => this.controller.abort(new Error('upstream stalled')), this.timeoutMs);
+    timer.unref();
+    return timer;
+  }
+}
+
+/**
+ * Calls a provider and hands its body on piece by piece. Failures map as in `upstreamFetch`;
+ * `timeoutMs` bounds the wait for the headers and every wait between two pieces of the body.
+ */
+export async function upstreamStream(request: UpstreamRequest): Promise<UpstreamStreamResponse> {
+  const idle = new IdleDeadline(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, idle.signal]) : idle.signal;
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body, signal });
+    if (!response.ok) {
+      const text = new TextDecoder().decode((await readAtMost(response, ERROR_BODY_BYTES)).subarray(0, ERROR_BODY_BYTES));
+      throw upstreamStatusError(request.provider, response.status, text, response.headers.get('retry-after'), request.secrets);
+    }
+  } catch (error) {
+    idle.stop();
+    throw upstreamFailure(error, request, idle.signal);
+  }
+  const body = response.body;
+  return {
+    status: response.status,
+    headers: response.headers,
+    chunks: readBody(response, idle, request),
+    cancel: async () => {
+      idle.stop();
+      await body?.cancel().catch(() => undefined);
+    },
+  };
+}
+
+/** The body of a 2xx that must be audio: a JSON or text body is the provider's fault (502). */
+export function upstreamAudioStream(provider: string, response: UpstreamStreamResponse): AsyncIterable<Uint8Array> {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    void response.cancel();
+    throw badUpstreamResponse(provider, `expected audio, got ${contentType.split(';')[0]}`);
+  }
+  return response.chunks;
+}
+
+async function* readBody(response: Response, idle: IdleDeadline, request: UpstreamRequest): AsyncGenerator<Uint8Array> {
+  if (!response.body) {
+    idle.stop();
+    return;
+  }
+  const reader = response.body.getReader();
+  let done = false;
+  try {
+    while (!done) {
+      const next = await reader.read();
+      idle.touch();
+      done = next.done;
+      if (next.value && next.value.byteLength > 0) yield next.value;
+    }
+  } catch (error) {
+    done = true;
+    throw upstreamFailure(error, request, idle.signal);
+  } finally {
+    idle.stop();
+    // Stopped early (client gone, a check failed): release the connection.
+    if (!done) await reader.cancel().catch(() => undefined);
+  }
+}
+
+async function readAtMost(response: Response, limit: number): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < limit) {
+      const next = await reader.read();
+      if (next.done) break;
+      parts.push(next.value);
+      total += next.value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(parts);
+}

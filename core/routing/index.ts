@@ -1,0 +1,1 @@
+export { ModelAliases, aliasVoices, type ModelAlias } from './model-aliases';

@@ -1,0 +1,159 @@
+import type { AudioFormat } from '../audio/audio-format';
+import { sniffAudioFormat } from '../audio/sniff-audio-format';
+import { GatewayError } from '../errors';
+import { unusableAudio } from './checked-audio';
+import type { ProviderAudioStream } from '../plugin/contract';
+import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';
+import type { SynthesisPlan } from './synthesis-plan';
+import { LookAheadCalls } from './look-ahead-calls';
+
+/** Bytes needed to recognise a container by its signature. */
+const SNIFF_BYTES = 16;
+
+/** What the stream of one request has produced so far. */
+export interface StreamProgress {
+  bytes: number;
+  /** Known when the gateway encoded the audio itself. */
+  durationSeconds?: number;
+  /** Output sample rate, once known. */
+  sampleRate?: number;
+}
+
+export interface PieceSources {
+  readonly plan: SynthesisPlan;
+  readonly output: AudioFormat;
+  readonly sampleRate?: number;
+  readonly engine: AudioEngine;
+  /** Chunks synthesized ahead of the one being sent. */
+  readonly lookAhead: number;
+  /** One provider call for chunk `index`, already checked (sniffed) audio. */
+  readonly callChunk: (index: number, signal: AbortSignal) => Promise<AudioChunk>;
+  /** The provider's own stream for the whole text, when it has one and nothing is to be done. */
+  readonly openProviderStream?: () => Promise<ProviderAudioStream>;
+  readonly provider: string;
+  readonly signal: AbortSignal;
+  readonly progress: StreamProgress;
+}
+
+/**
+ * The encoded audio of one request, piece by piece: the provider's own bytes as they arrive when
+ * the gateway has nothing to do, else each chunk's audio through one streaming session (seams,
+ * DSP state and encoder state carried across chunks). Stopping the iteration early cancels the
+ * provider calls still running and releases the session.
+ */
+export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8Array> {
+  const { plan } = sources;
+  if (!plan.needsAudioProcessing && sources.openProviderStream) {
+    yield* passThroughStream(await sources.openProviderStream(), sources);
+    return;
+  }
+  const calls = new LookAheadCalls(plan.chunks.length, sources.lookAhead, sources.callChunk);
+  try {
+    if (!plan.needsAudioProcessing) {
+      const only = await calls.take(0);
+      if (only.format === sources.output) {
+        count(sources.progress, only.audio, only.sampleRate);
+        yield only.audio;
+        return;
+      }
+      yield* encodeChunks(sources, async () => [only]);
+      return;
+    }
+    yield* encodeChunks(sources, async function* () {
+      for (let index = 0; index < plan.chunks.length; index += 1) yield await calls.take(index);
+    });
+  } finally {
+    calls.cancel(new GatewayError('TTS_ERR_CANCELLED', 'the stream ended'));
+  }
+}
+
+/** Chunks through one session; the session is closed whatever happens. */
+async function* encodeChunks(sources: PieceSources, chunks: () => AsyncIterable<AudioChunk> | Promise<AudioChunk[]>): AsyncGenerator<Uint8Array> {
+  const { dsp } = sources.plan;
+  const session: AudioStreamSession = await sources.engine.openStream({ output: sources.output, ...dsp, ...(sources.sampleRate ? { sampleRate: sources.sampleRate } : {}) });
+  try {
+    for await (const chunk of await chunks()) {
+      const piece = await session.push(chunk, {}, sources.signal);
+      if (record(sources.progress, piece)) yield piece.audio;
+    }
+    const last = await session.end(sources.signal);
+    if (record(sources.progress, last)) yield last.audio;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The provider's stream handed on as it arrives, once its first bytes are known to be the audio it
+ * claims to be. Bytes that turn out to be another container are decoded as what they are.
+ */
+async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSources): AsyncGenerator<Uint8Array> {
+  const iterator = stream.chunks[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  let finished = false;
+  try {
+    while (headBytes < SNIFF_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      head.push(next.value);
+      headBytes += next.value.byteLength;
+    }
+    if (headBytes === 0) throw unusableAudio(sources.provider, 'empty audio');
+    const headAudio = concat(head);
+    const sniffed = stream.format === 'pcm' ? 'pcm' : sniffAudioFormat(headAudio);
+    if (sniffed === undefined) throw unusableAudio(sources.provider, `bytes labelled ${stream.format} are no known audio format`);
+    if (stream.format === 'pcm' && !stream.sampleRate) throw unusableAudio(sources.provider, 'pcm without a sample rate');
+    if (sniffed !== sources.output) {
+      const rest = finished ? [] : await drain(iterator);
+      finished = true;
+      const whole: AudioChunk = { audio: concat([headAudio, ...rest]), format: sniffed, sampleRate: stream.sampleRate };
+      yield* encodeChunks(sources, async () => [whole]);
+      return;
+    }
+    count(sources.progress, headAudio, stream.sampleRate);
+    yield headAudio;
+    while (!finished) {
+      const next = await iterator.next();
+      if (next.done) finished = true;
+      else if (next.value.byteLength > 0) {
+        count(sources.progress, next.value, stream.sampleRate);
+        yield next.value;
+      }
+    }
+  } finally {
+    // Stop the upstream body when the client went away or a check failed.
+    if (!finished) await iterator.return?.().catch(() => undefined);
+  }
+}
+
+async function drain(iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = [];
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) parts.push(next.value);
+  return parts;
+}
+
+function record(progress: StreamProgress, piece: EncodedPiece): boolean {
+  progress.durationSeconds = piece.durationSeconds;
+  count(progress, piece.audio, piece.sampleRate);
+  return piece.audio.byteLength > 0;
+}
+
+function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {
+  progress.bytes += audio.byteLength;
+  if (sampleRate !== undefined) progress.sampleRate ??= sampleRate;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const whole = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.byteLength;
+  }
+  return whole;
+}

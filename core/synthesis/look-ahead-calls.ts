@@ -1,0 +1,40 @@
+/**
+ * Provider calls for a stream's chunks, started in order at most `depth` ahead of the chunk being
+ * consumed, so the next audio is ready when it is needed while memory stays bounded. The first
+ * failure cancels every call still running.
+ */
+export class LookAheadCalls<Result> {
+  /** Calls started and not taken yet; taken ones are dropped so their audio can be freed. */
+  private readonly pending = new Map<number, Promise<Result>>();
+  private nextToStart = 0;
+  private readonly cancelAll = new AbortController();
+
+  constructor(
+    private readonly count: number,
+    private readonly depth: number,
+    private readonly call: (index: number, signal: AbortSignal) => Promise<Result>,
+  ) {}
+
+  /** The result of call `index`; calls must be taken in order. */
+  take(index: number): Promise<Result> {
+    this.startUpTo(Math.min(this.count, index + Math.max(1, this.depth)));
+    const result = this.pending.get(index);
+    if (!result) throw new RangeError(`chunk ${index} was taken already or does not exist`);
+    this.pending.delete(index);
+    return result;
+  }
+
+  /** Stops every call still running (their results are dropped). */
+  cancel(reason?: unknown): void {
+    this.cancelAll.abort(reason);
+  }
+
+  private startUpTo(end: number): void {
+    for (; this.nextToStart < end; this.nextToStart += 1) {
+      const promise = this.call(this.nextToStart, this.cancelAll.signal);
+      // A call that fails while nobody awaits it yet must not be an unhandled rejection.
+      promise.catch((error: unknown) => this.cancel(error));
+      this.pending.set(this.nextToStart, promise);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { splitText, type ChunkLimits } from './text-splitter';
+
+/** The first chunk of a stream is short, so its audio starts flowing after one short call. */
+const FIRST_CHUNK_CHARS = 100;
+/** Later chunks double in size up to the model's limit, so long texts need few calls. */
+const LARGEST_CHUNK_CHARS = 1600;
+
+/**
+ * Splits text for streaming: a short first chunk (a sentence or a clause), then chunks that grow
+ * (200, 400, 800 ... characters, never past the model's limits), each still ending at a sentence,
+ * clause or word boundary as `splitText` cuts it.
+ */
+export function splitForStreaming(text: string, limits: ChunkLimits): string[] {
+  const smallest = { ...limits, maxChars: Math.min(limits.maxChars, FIRST_CHUNK_CHARS) };
+  const pieces = splitText(text, smallest);
+  const chunks: string[] = [];
+  let current = '';
+  let budget = smallest.maxChars;
+  for (const piece of pieces) {
+    const joined = current.length === 0 ? piece : `${current} ${piece}`;
+    if (current.length > 0 && !fitsWithin(joined, { ...limits, maxChars: budget })) {
+      chunks.push(current);
+      budget = Math.min(limits.maxChars, LARGEST_CHUNK_CHARS, budget * 2);
+      current = piece;
+    } else {
+      current = joined;
+    }
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+const encoder = new TextEncoder();
+
+function fitsWithin(text: string, limits: ChunkLimits): boolean {
+  let codePoints = 0;
+  for (const _ of text) codePoints += 1;
+  return codePoints <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
+}

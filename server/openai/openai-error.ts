@@ -1,0 +1,51 @@
+import type { GatewayError } from '../../core';
+import type { ErrorRendering } from '../middleware/error-handler';
+
+/** OpenAI's error body: the SDKs read `error.message`, `type`, `param` and `code`. */
+export interface OpenAiErrorBody {
+  readonly error: {
+    readonly message: string;
+    readonly type: string;
+    readonly param: string | null;
+    readonly code: string | null;
+  };
+}
+
+interface OpenAiShape {
+  readonly status?: number;
+  readonly type?: string;
+  readonly code?: string;
+  readonly param?: string;
+}
+
+/**
+ * Where OpenAI answers differently from the spec's catalogue: an unknown voice or format is a
+ * 400 there (the body is invalid), not a 404 or a 422. Other codes keep their status.
+ */
+const SHAPES: Readonly<Partial<Record<string, OpenAiShape>>> = {
+  TTS_ERR_UNAUTHORIZED: { code: 'invalid_api_key' },
+  TTS_ERR_FORBIDDEN: { type: 'permission_error' },
+  TTS_ERR_MODEL_NOT_FOUND: { code: 'model_not_found', param: 'model' },
+  TTS_ERR_VOICE_NOT_FOUND: { status: 400, code: 'invalid_value', param: 'voice' },
+  TTS_ERR_UNSUPPORTED_FORMAT: { status: 400, code: 'invalid_value', param: 'response_format' },
+  TTS_ERR_RATE_LIMITED: { type: 'requests', code: 'rate_limit_exceeded' },
+};
+
+/** The request fields as OpenAI names them, for `param`. */
+const PARAM_NAMES: Readonly<Record<string, string>> = { text: 'input', format: 'response_format' };
+
+function paramOf(error: GatewayError, shape: OpenAiShape | undefined): string | null {
+  if (shape?.param) return shape.param;
+  const field = error.details.find((detail) => typeof detail.field === 'string')?.field;
+  if (field === undefined || error.status >= 500) return null;
+  return PARAM_NAMES[field] ?? field;
+}
+
+/** A coded error in OpenAI's shape, at the status OpenAI would use. */
+export const renderOpenAiError: ErrorRendering = (error) => {
+  const shape = SHAPES[error.code];
+  const status = shape?.status ?? error.status;
+  const type = shape?.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
+  const body: OpenAiErrorBody = { error: { message: error.message, type, param: paramOf(error, shape), code: shape?.code ?? null } };
+  return { status, body };
+};

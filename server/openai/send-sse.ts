@@ -1,0 +1,44 @@
+import type { Response } from 'express';
+import type { Logger } from 'winston';
+import { GatewayError, type SynthesisStream } from '../../core';
+import { toGatewayError } from '../middleware/translate-error';
+import { logMidStreamFailure, setSynthesisHeaders } from '../streaming/send-stream';
+import { writeWithBackpressure } from '../streaming/write-with-backpressure';
+import { renderOpenAiError, type OpenAiErrorBody } from './openai-error';
+
+/** What the final `speech.audio.done` event reports. */
+export interface SpeechUsage {
+  /** Characters of input (the gateway has no tokenizer: one character counts as one token). */
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+}
+
+const event = (payload: object): string => `data: ${JSON.stringify(payload)}\n\n`;
+
+/**
+ * OpenAI's `stream_format: "sse"`: one `speech.audio.delta` event per piece of audio (base64),
+ * then `speech.audio.done` with the usage. A failure after the stream began is an `error`
+ * event, after which the stream ends.
+ */
+export async function sendSpeechEvents(response: Response, stream: SynthesisStream, usage: () => SpeechUsage, logger: Logger): Promise<boolean> {
+  setSynthesisHeaders(response, stream);
+  response.status(200);
+  response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  response.setHeader('Cache-Control', 'no-store');
+  response.flushHeaders();
+  try {
+    for await (const piece of stream.chunks) {
+      const delta = event({ type: 'speech.audio.delta', audio: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64') });
+      if (!(await writeWithBackpressure(response, delta))) return false;
+    }
+    return await writeWithBackpressure(response, event({ type: 'speech.audio.done', usage: usage() }));
+  } catch (error) {
+    logMidStreamFailure(response, error, logger);
+    const rendered = renderOpenAiError(toGatewayError(error) ?? new GatewayError('TTS_ERR_INTERNAL', 'Internal server error')).body as OpenAiErrorBody;
+    await writeWithBackpressure(response, event({ type: 'error', error: rendered.error }));
+    return false;
+  } finally {
+    if (!response.destroyed) response.end();
+  }
+}

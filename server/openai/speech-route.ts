@@ -1,0 +1,60 @@
+import type { Request, Response } from 'express';
+import type { Logger } from 'winston';
+import type { AccountService } from '../../core';
+import { abortOnDisconnect } from '../abort-on-disconnect';
+import type { StreamFunction } from '../app-dependencies';
+import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
+import { sendAudioStream } from '../streaming/send-stream';
+import { checkSynthesisText } from '../validation/synthesis-text';
+import { sendSpeechEvents } from './send-sse';
+import type { SpeechBody } from './speech-schema';
+
+/** OpenAI's `pcm` is 24 kHz 16-bit mono little-endian with no header; clients assume that rate. */
+export const OPENAI_PCM_SAMPLE_RATE = 24_000;
+
+export interface SpeechRouteOptions {
+  readonly accounts: AccountService;
+  readonly stream: StreamFunction;
+  readonly logger: Logger;
+}
+
+/** Handler of POST /v1/audio/speech: the audio (or its SSE events) as it is made. */
+export function createSpeechRoute(options: SpeechRouteOptions) {
+  const { accounts, stream, logger } = options;
+  return async function speech(request: Request, response: Response): Promise<void> {
+    const body = request.body as SpeechBody;
+    const characters = checkSynthesisText(body.input, 'input');
+    const { account, keyId } = principalOf(response);
+    const requestId = requestIdOf(response);
+    const voice = typeof body.voice === 'string' ? body.voice : body.voice.id;
+    const format = body.response_format;
+    addAccessLogFields(response, { model: body.model, format, textLength: characters, streamFormat: body.stream_format });
+    const disconnect = abortOnDisconnect(response);
+    try {
+      const synthesis = await stream(
+        {
+          model: body.model,
+          text: body.input,
+          voice,
+          speed: body.speed,
+          pitch: body.pitch,
+          volume: body.volume,
+          format,
+          ...(format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
+          ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
+        },
+        { requestId, accountId: account.id, signal: disconnect.signal },
+      );
+      addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
+      const usage = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
+      const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, usage, logger) : await sendAudioStream(response, synthesis, logger);
+      if (completed) {
+        await accounts.recordUsage(account.id, keyId, { model: body.model, characters, bytes: synthesis.progress.bytes }).catch((error: unknown) => {
+          logger.warn('usage not recorded', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
+        });
+      }
+    } finally {
+      disconnect.dispose();
+    }
+  };
+}

@@ -1,0 +1,42 @@
+import type { SchemaObject } from 'ajv';
+import { AUDIO_FORMATS } from '../../core';
+
+const name = { type: 'string', minLength: 1, maxLength: 200 };
+const multiplier = { type: 'number', minimum: 0.5, maximum: 2.0, default: 1.0 };
+
+/**
+ * POST /v1/audio/speech: OpenAI's body, plus the gateway's `pitch` and `volume` as documented
+ * extensions. `input` length and blankness are checked by `checkSynthesisText`.
+ */
+export const SPEECH_SCHEMA: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['model', 'input', 'voice'],
+  properties: {
+    model: name,
+    input: { type: 'string' },
+    // The current SDKs also send a voice as `{ "id": "..." }`.
+    voice: {
+      anyOf: [name, { type: 'object', additionalProperties: false, required: ['id'], properties: { id: name } }],
+    },
+    response_format: { type: 'string', enum: [...AUDIO_FORMATS], default: 'mp3' },
+    speed: { type: 'number', minimum: 0.25, maximum: 4.0, default: 1.0 },
+    instructions: { type: 'string', maxLength: 4096 },
+    stream_format: { type: 'string', enum: ['audio', 'sse'], default: 'audio' },
+    pitch: multiplier,
+    volume: multiplier,
+  },
+};
+
+/** A body that passed SPEECH_SCHEMA, defaults filled in. */
+export interface SpeechBody {
+  readonly model: string;
+  readonly input: string;
+  readonly voice: string | { readonly id: string };
+  readonly response_format: (typeof AUDIO_FORMATS)[number];
+  readonly speed: number;
+  readonly instructions?: string;
+  readonly stream_format: 'audio' | 'sse';
+  readonly pitch: number;
+  readonly volume: number;
+}

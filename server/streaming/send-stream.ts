@@ -1,0 +1,66 @@
+import type { Response } from 'express';
+import type { Logger } from 'winston';
+import { CONTENT_TYPES, type SynthesisStream } from '../../core';
+import { toGatewayError } from '../middleware/translate-error';
+import { addAccessLogFields, requestIdOf } from '../request-context';
+import { writeWithBackpressure } from './write-with-backpressure';
+
+/** Header values must be visible ASCII; anything else is replaced rather than rejected. */
+export const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+
+/** The gateway's facts about a synthesis, sent with every synthesis answer. */
+export function setSynthesisHeaders(response: Response, facts: { applied: string; servedBy?: string; instructionsIgnored?: boolean }): void {
+  response.setHeader('X-TTS-Applied', headerSafe(facts.applied));
+  if (facts.servedBy) response.setHeader('X-TTS-Served-By', headerSafe(facts.servedBy));
+  if (facts.instructionsIgnored) response.setHeader('X-TTS-Instructions', 'ignored; the model takes no instructions');
+}
+
+/** Content-Type of streamed audio; raw pcm names its rate, as the download route does. */
+export function streamContentType(stream: SynthesisStream): string {
+  if (stream.format === 'pcm') return `${CONTENT_TYPES.pcm};rate=${stream.sampleRate ?? 24000};channels=1`;
+  return CONTENT_TYPES[stream.format];
+}
+
+/**
+ * Sends the audio as it is made (chunked). A failure after the first bytes cannot become an
+ * error answer any more: it is logged and the connection is cut, so the client sees a broken
+ * transfer rather than a clean end that looks like success.
+ */
+export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger): Promise<boolean> {
+  setSynthesisHeaders(response, stream);
+  response.status(200);
+  response.setHeader('Content-Type', streamContentType(stream));
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.flushHeaders();
+  try {
+    for await (const piece of stream.chunks) {
+      if (!(await writeWithBackpressure(response, piece))) return false;
+    }
+    response.end();
+    return true;
+  } catch (error) {
+    failMidStream(response, error, logger);
+    return false;
+  } finally {
+    addAccessLogFields(response, { audioBytes: stream.progress.bytes });
+  }
+}
+
+/** Logs a failure after the answer began and cuts the connection. */
+export function failMidStream(response: Response, error: unknown, logger: Logger): void {
+  logMidStreamFailure(response, error, logger);
+  response.destroy();
+}
+
+/** A client that went away is routine; anything else that breaks a started stream is a warning. */
+export function logMidStreamFailure(response: Response, error: unknown, logger: Logger): void {
+  const gatewayError = toGatewayError(error);
+  const code = gatewayError?.code ?? 'TTS_ERR_INTERNAL';
+  addAccessLogFields(response, { streamError: code });
+  if (code === 'TTS_ERR_CANCELLED' || response.destroyed) {
+    logger.debug('stream stopped: the client went away', { requestId: requestIdOf(response) });
+    return;
+  }
+  logger.warn('stream failed after it began', { requestId: requestIdOf(response), code, errorMessage: gatewayError?.message ?? 'internal error' });
+}

@@ -1,0 +1,289 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { GatewayError, type SynthesisStream } from '../../core';
+import type { StreamFunction } from '../../server/app-dependencies';
+import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
+
+const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' };
+
+/** Asserts OpenAI's error shape and returns its `error` part. */
+function expectOpenAiError(body: unknown, type: string): { message: string; type: string; param: string | null; code: string | null } {
+  const error = (body as { error: { message: string; type: string; param: string | null; code: string | null } }).error;
+  expect(Object.keys(body as object)).to.deep.equal(['error']);
+  expect(error.type).to.equal(type);
+  expect(error.message).to.be.a('string').and.not.empty;
+  expect(error).to.have.all.keys('message', 'type', 'param', 'code');
+  expect(JSON.stringify(body)).not.to.match(/at .*\.js:\d+/);
+  return error;
+}
+
+/** A stream whose second piece fails, as a provider that breaks off midway. */
+const failingAfterFirstPiece: StreamFunction = async (synthesisRequest) => {
+  async function* chunks() {
+    yield Buffer.from('first piece');
+    throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
+  }
+  const stream: SynthesisStream = { format: synthesisRequest.format, applied: 'speed=default', provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes: 11 }, chunks: chunks() };
+  return stream;
+};
+
+describe('server /v1 (OpenAI-compatible)', () => {
+  let testApp: TestApp;
+  let apiKey: string;
+
+  async function start(options: TestAppOptions = {}): Promise<void> {
+    testApp = await buildTestApp(options);
+    ({ apiKey } = await testApp.register());
+  }
+  afterEach(() => testApp.close());
+
+  const speech = (body: unknown) => request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).send(body as object);
+
+  describe('POST /v1/audio/speech', () => {
+    beforeEach(() => start());
+
+    it('streams the audio with its Content-Type and the gateway headers, taking a Bearer key', async () => {
+      const response = await speech(SPEECH).buffer(true).parse((res, callback) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => callback(null, Buffer.concat(parts)));
+      });
+      expect(response.status).to.equal(200);
+      expect(response.headers['content-type']).to.equal('audio/mpeg');
+      expect(response.headers['transfer-encoding']).to.equal('chunked');
+      expect(response.headers['x-tts-applied']).to.equal('speed=native');
+      expect(response.headers['x-tts-served-by']).to.equal('tts-1/alloy');
+      expect((response.body as Buffer).toString()).to.equal('audio for Hello world');
+    });
+
+    it('maps the body to one synthesis request: defaults, voice object, pcm at 24 kHz, extensions, instructions', async () => {
+      await speech({ ...SPEECH, voice: { id: 'ash' }, response_format: 'pcm', speed: 4, pitch: 1.5, volume: 0.5, instructions: 'Calmly.' }).expect(200);
+      expect(testApp.synthesisCalls[0].request).to.deep.equal({
+        model: 'tts-1',
+        text: 'Hello world',
+        voice: 'ash',
+        speed: 4,
+        pitch: 1.5,
+        volume: 0.5,
+        format: 'pcm',
+        sampleRate: 24000,
+        instructions: 'Calmly.',
+      });
+      await speech(SPEECH).expect(200);
+      expect(testApp.synthesisCalls[1].request).to.include({ speed: 1, pitch: 1, volume: 1, format: 'mp3' });
+    });
+
+    it('labels pcm with its rate', async () => {
+      const response = await speech({ ...SPEECH, response_format: 'pcm' }).expect(200);
+      expect(response.headers['content-type']).to.equal('audio/L16;rate=24000;channels=1');
+    });
+
+    it('says in a header when the model ignores instructions', async () => {
+      await testApp.close();
+      await start({
+        stream: async (synthesisRequest) => ({
+          format: synthesisRequest.format,
+          applied: 'speed=default',
+          provider: 'fake',
+          servedBy: 'm/v',
+          instructionsIgnored: true,
+          progress: { bytes: 1 },
+          chunks: (async function* () {
+            yield Buffer.from('a');
+          })(),
+        }),
+      });
+      const response = await speech({ ...SPEECH, instructions: 'Whisper.' }).expect(200);
+      expect(response.headers['x-tts-instructions']).to.match(/^ignored/);
+    });
+
+    it('sends SSE delta events and a done event with usage', async () => {
+      const response = await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
+      expect(response.headers['content-type']).to.match(/^text\/event-stream/);
+      const events = response.text
+        .split('\n\n')
+        .filter((block) => block.length > 0)
+        .map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; audio?: string; usage?: Record<string, number> });
+      const deltas = events.filter((event) => event.type === 'speech.audio.delta');
+      expect(deltas).to.have.length(2);
+      expect(Buffer.concat(deltas.map((event) => Buffer.from(event.audio as string, 'base64'))).toString()).to.equal('audio for Hello world');
+      expect(events.at(-1)).to.deep.equal({ type: 'speech.audio.done', usage: { input_tokens: 11, output_tokens: 0, total_tokens: 11 } });
+    });
+
+    it('records usage for a completed stream', async () => {
+      const recorded: unknown[] = [];
+      const original = testApp.accounts.recordUsage.bind(testApp.accounts);
+      testApp.accounts.recordUsage = async (accountId, keyId, usage) => {
+        recorded.push(usage);
+        return original(accountId, keyId, usage);
+      };
+      await speech(SPEECH).expect(200);
+      expect(recorded).to.deep.equal([{ model: 'tts-1', characters: 11, bytes: 21 }]);
+    });
+
+    const invalid: [string, object, string | null][] = [
+      ['a missing model', { input: 'x', voice: 'alloy' }, 'model'],
+      ['an empty input', { ...SPEECH, input: '' }, 'input'],
+      ['blank input', { ...SPEECH, input: '   ' }, 'input'],
+      ['input over 10,000 characters', { ...SPEECH, input: 'a'.repeat(10_001) }, 'input'],
+      ['speed over 4.0', { ...SPEECH, speed: 4.5 }, 'speed'],
+      ['speed under 0.25', { ...SPEECH, speed: 0.2 }, 'speed'],
+      ['an unknown response_format', { ...SPEECH, response_format: 'ogg' }, 'response_format'],
+      ['an unknown stream_format', { ...SPEECH, stream_format: 'chunks' }, 'stream_format'],
+      ['an unknown field', { ...SPEECH, temperature: 1 }, 'temperature'],
+      ['a voice object without id', { ...SPEECH, voice: { name: 'alloy' } }, 'voice'],
+      ['pitch outside 0.5..2.0', { ...SPEECH, pitch: 3 }, 'pitch'],
+    ];
+    for (const [label, body, param] of invalid) {
+      it(`answers 400 in OpenAI's shape for ${label}`, async () => {
+        const response = await speech(body).expect(400);
+        expect(expectOpenAiError(response.body, 'invalid_request_error').param).to.equal(param);
+        expect(testApp.synthesisCalls).to.have.length(0);
+      });
+    }
+
+    it('answers malformed JSON with a 400 in OpenAI shape', async () => {
+      const response = await request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).type('json').send('{"model":').expect(400);
+      expectOpenAiError(response.body, 'invalid_request_error');
+    });
+
+    it('answers an unknown model 404 and an unknown voice 400, as OpenAI does', async () => {
+      await testApp.close();
+      await start({
+        stream: async (synthesisRequest) => {
+          if (synthesisRequest.model !== 'tts-1') throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `unknown model ${synthesisRequest.model}`);
+          throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', 'unknown voice', { details: [{ field: 'voice', reason: 'unknown' }] });
+        },
+      });
+      const model = await speech({ ...SPEECH, model: 'tts-9' }).expect(404);
+      expect(expectOpenAiError(model.body, 'invalid_request_error')).to.include({ code: 'model_not_found', param: 'model' });
+      const voice = await speech({ ...SPEECH, voice: 'nobody' }).expect(400);
+      expect(expectOpenAiError(voice.body, 'invalid_request_error')).to.include({ param: 'voice' });
+    });
+
+    it('passes 429 with Retry-After and 5xx as server errors', async () => {
+      await testApp.close();
+      let call = 0;
+      await start({
+        stream: async () => {
+          call += 1;
+          if (call === 1) throw new GatewayError('TTS_ERR_RATE_LIMITED', 'slow down', { retryAfterSeconds: 7 });
+          throw new GatewayError('TTS_ERR_UPSTREAM', 'provider failed');
+        },
+      });
+      const limited = await speech(SPEECH).expect(429);
+      expect(limited.headers['retry-after']).to.equal('7');
+      expect(expectOpenAiError(limited.body, 'requests').code).to.equal('rate_limit_exceeded');
+      const failed = await speech(SPEECH).expect(502);
+      expect(expectOpenAiError(failed.body, 'server_error').param).to.equal(null);
+    });
+
+    it('cuts the connection when the synthesis fails after the audio began', async () => {
+      await testApp.close();
+      await start({ stream: failingAfterFirstPiece });
+      const failure = await speech(SPEECH).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failure?.message).to.match(/aborted|socket hang up|ECONNRESET|premature/i);
+      expect(testApp.logs.some((entry) => entry.message === 'stream failed after it began' && entry.code === 'TTS_ERR_UPSTREAM')).to.equal(true);
+      // And the server keeps serving.
+      await request(testApp.app).get('/v1/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
+    });
+
+    it('ends an SSE stream that fails midway with an error event', async () => {
+      await testApp.close();
+      await start({ stream: failingAfterFirstPiece });
+      const response = await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
+      const events = response.text.split('\n\n').filter(Boolean).map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; error?: { type: string; message: string } });
+      expect(events.map((event) => event.type)).to.deep.equal(['speech.audio.delta', 'error']);
+      expect(events[1].error).to.include({ type: 'server_error', message: 'the provider broke off' });
+    });
+  });
+
+  describe('authentication', () => {
+    beforeEach(() => start());
+
+    it('takes X-API-Key as well as Bearer', async () => {
+      await request(testApp.app).post('/v1/audio/speech').set('X-API-Key', apiKey).send(SPEECH).expect(200);
+    });
+
+    for (const [label, header] of [
+      ['no key', undefined],
+      ['a wrong key', 'Bearer ttsg_wrongwrongwrongwrongwrongwrongwrongwrongwro'],
+      ['a malformed header', 'Basic abc'],
+    ] as const) {
+      it(`answers 401 invalid_api_key for ${label}`, async () => {
+        const call = request(testApp.app).post('/v1/audio/speech');
+        if (header) call.set('Authorization', header);
+        const response = await call.send(SPEECH).expect(401);
+        expect(expectOpenAiError(response.body, 'invalid_request_error').code).to.equal('invalid_api_key');
+        expect(JSON.stringify(response.body)).not.to.contain('wrongwrong');
+      });
+    }
+
+    it('takes Bearer on /api/v1 too, keeping the spec envelope there', async () => {
+      const ok = await request(testApp.app).get('/api/v1/tools/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
+      expect(ok.body.success).to.equal(true);
+      const refused = await request(testApp.app).get('/api/v1/tools/models').set('Authorization', 'Bearer nope').expect(401);
+      expect(refused.body.error.code).to.equal('TTS_ERR_UNAUTHORIZED');
+    });
+  });
+
+  describe('models and voices', () => {
+    beforeEach(() => start());
+
+    it('lists models in OpenAI list shape, and one model by id', async () => {
+      const list = await request(testApp.app).get('/v1/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
+      expect(list.body).to.deep.equal({
+        object: 'list',
+        data: [
+          { id: 'espeak-ng', object: 'model', created: 1_795_000_000, owned_by: 'fake' },
+          { id: 'tts-1', object: 'model', created: 1_795_000_000, owned_by: 'fake' },
+        ],
+      });
+      const one = await request(testApp.app).get('/v1/models/tts-1').set('Authorization', `Bearer ${apiKey}`).expect(200);
+      expect(one.body).to.deep.equal({ id: 'tts-1', object: 'model', created: 1_795_000_000, owned_by: 'fake' });
+      const missing = await request(testApp.app).get('/v1/models/tts-9').set('Authorization', `Bearer ${apiKey}`).expect(404);
+      expect(expectOpenAiError(missing.body, 'invalid_request_error').code).to.equal('model_not_found');
+    });
+
+    it('lists voices of a model, tts-1 when none is named', async () => {
+      const voices = await request(testApp.app).get('/v1/audio/voices?model=espeak-ng').set('Authorization', `Bearer ${apiKey}`).expect(200);
+      expect(voices.body).to.deep.equal({ model: 'espeak-ng', voices: [{ id: 'en-us', name: 'English (US)', language: 'en-US', gender: 'Unknown', description: 'test voice' }] });
+      const byDefault = await request(testApp.app).get('/v1/audio/voices').set('Authorization', `Bearer ${apiKey}`).expect(200);
+      expect(byDefault.body.model).to.equal('tts-1');
+    });
+
+    it('answers an unknown /v1 path 404 in OpenAI shape', async () => {
+      const response = await request(testApp.app).get('/v1/engines').set('Authorization', `Bearer ${apiKey}`).expect(404);
+      expectOpenAiError(response.body, 'invalid_request_error');
+    });
+  });
+
+  describe('POST /api/v1/common/tts-stream', () => {
+    beforeEach(() => start());
+
+    it('answers the audio bytes progressively with the spec body', async () => {
+      const response = await request(testApp.app)
+        .post('/api/v1/common/tts-stream')
+        .set('X-API-Key', apiKey)
+        .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us', format: 'wav' })
+        .buffer(true)
+        .parse((res, callback) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => callback(null, Buffer.concat(parts)));
+        })
+        .expect(200);
+      expect(response.headers['content-type']).to.equal('audio/wav');
+      expect((response.body as Buffer).toString()).to.equal('audio for Hello world');
+    });
+
+    it('keeps the spec envelope for errors', async () => {
+      const response = await request(testApp.app).post('/api/v1/common/tts-stream').set('X-API-Key', apiKey).send({ model: 'espeak-ng', voice: 'en-us', text: '' }).expect(400);
+      expect(response.body.success).to.equal(false);
+      expect(response.body.error.code).to.equal('TTS_ERR_VALIDATION');
+    });
+  });
+});
