@@ -16,6 +16,7 @@ import { changeTempoAndPitch } from '../core/audio/dsp/sonic';
 import { ENCODABLE_FORMATS, encodeAudio } from '../core/audio/encode/encode-audio';
 import type { AudioFormat } from '../core/audio/audio-format';
 import type { PcmAudio } from '../core/audio/pcm';
+import { runStreamingBench } from './streaming-bench';
 
 const MEASURE_SECONDS = 0.4;
 const AUDIO_SECONDS = 20;
@@ -83,7 +84,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+main()
+  .then(() => runStreamingBench())
+  .catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 });
