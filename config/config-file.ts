@@ -18,6 +18,12 @@ export interface AliasEntryFile {
   readonly voices: Record<string, string>;
 }
 
+export interface RouteEntryFile {
+  readonly name: string;
+  readonly strategy: 'fallback' | 'loadbalance';
+  readonly targets: { readonly model: string; readonly voices: Record<string, string>; readonly weight: number }[];
+}
+
 export interface ConfigFile {
   readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean };
   readonly storage: { driver: 'filesystem'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean };
@@ -27,6 +33,7 @@ export interface ConfigFile {
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
   readonly audio: { ffmpegPath?: string };
   readonly aliases: AliasEntryFile[];
+  readonly routes: RouteEntryFile[];
   readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format?: 'json' | 'pretty' };
   readonly providers: ProviderEntryFile[];
 }

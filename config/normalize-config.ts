@@ -106,6 +106,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     },
     audio: { ...(file.audio.ffmpegPath !== undefined && { ffmpegPath: file.audio.ffmpegPath }) },
     aliases: file.aliases.map((alias) => ({ model: alias.model, target: alias.target, voices: alias.voices })),
+    routes: file.routes.map((route) => ({ name: route.name, strategy: route.strategy, targets: route.targets.map((target) => ({ ...target })) })),
     logging: { level: file.logging.level, format: file.logging.format ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty') },
     providers,
     sourceFile,

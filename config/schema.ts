@@ -55,6 +55,31 @@ const aliasEntry: SchemaObject = {
   },
 };
 
+/** A virtual model: its targets in order (fallback) or drawn by weight (loadbalance). */
+const routeEntry: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'targets'],
+  properties: {
+    name: modelName,
+    strategy: { enum: ['fallback', 'loadbalance'], default: 'fallback' },
+    targets: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['model'],
+        properties: {
+          model: modelName,
+          voices: { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 200 }, default: {} },
+          weight: { type: 'number', exclusiveMinimum: 0, default: 1 },
+        },
+      },
+    },
+  },
+};
+
 export const CONFIG_FILE_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
@@ -92,6 +117,7 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       ffmpegPath: { type: 'string', minLength: 1 },
     }),
     aliases: { type: 'array', items: aliasEntry, default: DEFAULT_ALIASES },
+    routes: { type: 'array', items: routeEntry, default: [] },
     logging: section({
       level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
       // No default here: JSON lines when NODE_ENV=production, readable lines otherwise (normalize-config).

@@ -9,6 +9,8 @@ export interface GatewayConfig {
   readonly audio: AudioConfig;
   /** Model names served by other models (OpenAI's names by default). */
   readonly aliases: readonly ModelAliasConfig[];
+  /** Virtual models with fallback or load-balanced targets. */
+  readonly routes: readonly RouteConfig[];
   readonly logging: LoggingConfig;
   readonly providers: readonly ProviderEntry[];
   /** The file the config came from, or undefined for the zero-config defaults. */
@@ -84,6 +86,12 @@ export interface ModelAliasConfig {
   readonly model: string;
   readonly target: string;
   readonly voices: Readonly<Record<string, string>>;
+}
+
+export interface RouteConfig {
+  readonly name: string;
+  readonly strategy: 'fallback' | 'loadbalance';
+  readonly targets: readonly { readonly model: string; readonly voices: Readonly<Record<string, string>>; readonly weight: number }[];
 }
 
 export interface LoggingConfig {

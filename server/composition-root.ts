@@ -11,11 +11,12 @@ import {
   createAccountStore,
   FileSystemAudioStore,
   loadProviders,
-  ModelAliases,
+  ModelRouter,
   SynthesisService,
   type AccountStore,
   type AudioStore,
   type LoadedProvider,
+  type ModelRoute,
 } from '../core';
 import { createApp } from './app';
 import { TOKENS } from './container-tokens';
@@ -78,10 +79,10 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
   });
-  container.register(TOKENS.aliases, {
+  container.register(TOKENS.router, {
     useFactory: instanceCachingFactory((scope) => {
       const served = new Set(scope.resolve<Catalog>(TOKENS.catalog).listModels());
-      return new ModelAliases(config.aliases, (model) => served.has(model));
+      return new ModelRouter(routesOf(config), (model: string) => served.has(model));
     }),
   });
   container.register(TOKENS.synthesis, {
@@ -93,13 +94,13 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
           audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
           logger,
           { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs },
-          scope.resolve<ModelAliases>(TOKENS.aliases),
+          scope.resolve<ModelRouter>(TOKENS.router),
         ),
     ),
   });
 
   const catalog = container.resolve<Catalog>(TOKENS.catalog);
-  const lists = modelLists(catalog, container.resolve<ModelAliases>(TOKENS.aliases));
+  const lists = modelLists(catalog, container.resolve<ModelRouter>(TOKENS.router));
   const synthesis = container.resolve<SynthesisService>(TOKENS.synthesis);
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
   const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
@@ -127,6 +128,14 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
     },
   };
+}
+
+/** Routes from the config, then each alias as a route with one target. */
+function routesOf(config: GatewayConfig): ModelRoute[] {
+  return [
+    ...config.routes.map((route) => ({ name: route.name, strategy: route.strategy, targets: route.targets })),
+    ...config.aliases.map((alias) => ({ name: alias.model, strategy: 'fallback' as const, targets: [{ model: alias.target, voices: alias.voices }] })),
+  ];
 }
 
 function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger): void {

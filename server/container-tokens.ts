@@ -9,6 +9,6 @@ export const TOKENS = {
   audioProcessor: Symbol('AudioProcessor'),
   providers: Symbol('LoadedProviders'),
   catalog: Symbol('Catalog'),
-  aliases: Symbol('ModelAliases'),
+  router: Symbol('ModelRouter'),
   synthesis: Symbol('SynthesisService'),
 } as const;

@@ -1,20 +1,20 @@
-import { aliasVoices, type Catalog, type ModelAliases } from '../core';
+import { routeVoices, type Catalog, type ModelRouter } from '../core';
 import type { ListModelsFunction, ListVoicesFunction, ModelEntry } from './app-dependencies';
 
-/** Who owns an alias in OpenAI's model list: the gateway itself. */
-const ALIAS_OWNER = 'tts-gateway';
+/** Who owns a route or alias in OpenAI's model list: the gateway itself. */
+const ROUTE_OWNER = 'tts-gateway';
 
-/** The model and voice lists every route shows: the catalog's models, then the aliases in force. */
-export function modelLists(catalog: Catalog, aliases: ModelAliases) {
-  const listModels: ListModelsFunction = async () => [...catalog.listModels(), ...aliases.names()];
+/** The model and voice lists every route shows: the catalog's models, then the routes and aliases in force. */
+export function modelLists(catalog: Catalog, router: ModelRouter) {
+  const listModels: ListModelsFunction = async () => [...catalog.listModels(), ...router.names()];
   const listModelEntries = async (): Promise<ModelEntry[]> => [
     ...catalog.listModels().map((id) => ({ id, ownedBy: catalog.resolve(id).instance.instanceId })),
-    ...aliases.names().map((id) => ({ id, ownedBy: ALIAS_OWNER })),
+    ...router.names().map((id) => ({ id, ownedBy: ROUTE_OWNER })),
   ];
   const listVoices: ListVoicesFunction = async (model, signal) => {
-    const alias = aliases.find(model);
-    if (!alias) return catalog.listVoices(model, signal);
-    return aliasVoices(alias, await catalog.listVoices(alias.target, signal));
+    const route = router.find(model);
+    if (!route) return catalog.listVoices(model, signal);
+    return routeVoices(route, (target) => catalog.listVoices(target, signal));
   };
   return { listModels, listModelEntries, listVoices };
 }

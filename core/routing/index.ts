@@ -1,1 +1,1 @@
-export { ModelAliases, aliasVoices, type ModelAlias } from './model-aliases';
+export { ModelRouter, routeVoices, type ModelRoute, type RouteTargetConfig } from './model-router';

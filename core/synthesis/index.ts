@@ -4,4 +4,4 @@ export { splitForStreaming } from './stream-chunks';
 export { planSynthesis, describePlan, type SynthesisPlan, type Adjustment, type AppliedBy, type PlanOptions } from './synthesis-plan';
 export { splitText, type ChunkLimits } from './text-splitter';
 export { MULTIPLIER_RANGE, MAX_TEXT_CODE_POINTS, type SynthesisRequest } from './synthesis-request';
-export type { AudioChunk, AudioEngine, AudioSink, AudioStreamSession, AudioStreamSpec, EncodedPiece, ModelDirectory, ModelRoutes, ServedModel } from './ports';
+export type { AudioChunk, AudioEngine, AudioSink, AudioStreamSession, AudioStreamSpec, EncodedPiece, ModelDirectory, ModelRoutes, RouteTarget, ServedModel } from './ports';

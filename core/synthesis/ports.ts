@@ -65,9 +65,15 @@ export interface AudioEngine {
   openStream(spec: AudioStreamSpec): Promise<AudioStreamSession>;
 }
 
-/** Maps a requested model and voice to the served ones (aliases, later fallback routes). */
+/** One model and voice that may serve a request. */
+export interface RouteTarget {
+  readonly model: string;
+  readonly voice: string;
+}
+
+/** Maps a requested model and voice to the served ones, in the order to try them (aliases, fallback routes). */
 export interface ModelRoutes {
-  route(model: string, voice: string): { readonly model: string; readonly voice: string };
+  targets(model: string, voice: string): RouteTarget[];
 }
 
 /** Where finished audio is kept for download. */

@@ -5,7 +5,7 @@ import type { ProviderSynthesisRequest } from '../plugin/contract';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ServedModel } from './ports';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget, ServedModel } from './ports';
 import { splitForStreaming } from './stream-chunks';
 import { describePlan, planSynthesis, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
@@ -74,14 +74,16 @@ export class SynthesisService {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     try {
-      const prepared = await this.prepare(request, signal);
-      const plan = this.plan(prepared);
-      const applied = describePlan(plan);
-      this.logPlan(prepared, applied, context.requestId);
-      const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal);
-      const output = await this.finish(plan, chunks, prepared.request, signal);
-      const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
-      return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate };
+      return await this.withFallback(request, context.requestId, signal, async (target) => {
+        const prepared = await this.prepare(request, target, signal);
+        const plan = this.plan(prepared);
+        const applied = describePlan(plan);
+        this.logPlan(prepared, applied, context.requestId);
+        const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal);
+        const output = await this.finish(plan, chunks, prepared.request, signal);
+        const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
+        return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate };
+      });
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
     }
@@ -89,19 +91,28 @@ export class SynthesisService {
 
   /**
    * Streams the synthesis: resolves when the first audio is ready (so early failures are still
-   * ordinary errors), then hands on each piece as it is encoded. Each step (a provider call, the
-   * first piece) must finish within the deadline; a slow reader slows the stream down instead
-   * (back-pressure), since the next chunks are synthesized only a few ahead of the one read.
+   * ordinary errors, and a route can still fall back), then hands on each piece as it is encoded.
+   * Each step (a provider call, the first piece) must finish within the deadline; a slow reader
+   * slows the stream down instead (back-pressure), since the next chunks are synthesized only a
+   * few ahead of the one read.
    */
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const startSignal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+    try {
+      return await this.withFallback(request, context.requestId, startSignal, (target) => this.streamOn(request, target, context, startSignal));
+    } catch (error) {
+      throw this.explain(error, context.signal, deadline);
+    }
+  }
+
+  private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, startSignal: AbortSignal): Promise<SynthesisStream> {
     const stop = new AbortController();
     const signal = context.signal ? AbortSignal.any([context.signal, stop.signal]) : stop.signal;
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const startSignal = AbortSignal.any([signal, deadline]);
     const progress: StreamProgress = { bytes: 0 };
     let pieces: AsyncGenerator<Uint8Array> | undefined;
     try {
-      const prepared = await this.prepare(request, startSignal);
+      const prepared = await this.prepare(request, target, startSignal);
       const plan = this.streamPlan(prepared);
       const applied = describePlan(plan);
       this.logPlan(prepared, applied, context.requestId);
@@ -122,13 +133,30 @@ export class SynthesisService {
     } catch (error) {
       stop.abort();
       void pieces?.return(undefined).catch(() => undefined);
-      throw this.explain(error, context.signal, deadline);
+      throw error;
     }
   }
 
-  /** Applies aliases, resolves the model and checks the voice. */
-  private async prepare(request: SynthesisRequest, signal: AbortSignal): Promise<Prepared> {
-    const served = this.routes ? this.routes.route(request.model, request.voice) : request;
+  /**
+   * Tries each target of the requested model in turn: a failure that another provider may not
+   * have (retryable: 5xx, timeout, rate limit, open breaker) falls to the next target; the
+   * client's own errors, a cancel and a passed deadline do not.
+   */
+  private async withFallback<Result>(request: SynthesisRequest, requestId: string, signal: AbortSignal, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
+    const targets = this.routes ? this.routes.targets(request.model, request.voice) : [{ model: request.model, voice: request.voice }];
+    for (let index = 0; ; index += 1) {
+      try {
+        return await attempt(targets[index]);
+      } catch (error) {
+        const last = index === targets.length - 1;
+        if (last || signal.aborted || !isGatewayError(error) || !error.retryable) throw error;
+        this.logger.warn('falling back to the next target', { requestId, model: request.model, failed: targets[index].model, next: targets[index + 1].model, code: error.code });
+      }
+    }
+  }
+
+  /** Resolves one target's model and checks its voice. */
+  private async prepare(request: SynthesisRequest, served: RouteTarget, signal: AbortSignal): Promise<Prepared> {
     const servedRequest = { ...request, model: served.model, voice: served.voice };
     const resolved = await this.directory.resolve(served.model);
     await this.directory.ensureVoice(served.model, served.voice, signal);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
   GatewayError,
-  ModelAliases,
+  ModelRouter,
   SynthesisService,
   type AudioChunk,
   type AudioEngine,
@@ -45,7 +45,9 @@ interface FixtureOptions {
   readonly synthesize?: (request: ProviderSynthesisRequest, index: number) => Promise<Uint8Array>;
   readonly synthesizeStream?: (request: ProviderSynthesisRequest) => Promise<ProviderAudioStream>;
   readonly chunkConcurrency?: number;
-  readonly aliases?: ModelAliases;
+  readonly router?: ModelRouter;
+  /** Calls to this model fail with this error. */
+  readonly failing?: { readonly model: string; readonly error: GatewayError };
 }
 
 function fixture(options: FixtureOptions = {}) {
@@ -57,6 +59,7 @@ function fixture(options: FixtureOptions = {}) {
     synthesize: async (request) => {
       const index = calls++;
       recorder.requests.push(request);
+      if (options.failing?.model === request.model) throw options.failing.error;
       recorder.events.push(`call ${index} started`);
       const audio = options.synthesize ? await options.synthesize(request, index) : wavBytes(request.text);
       recorder.events.push(`call ${index} finished`);
@@ -67,8 +70,8 @@ function fixture(options: FixtureOptions = {}) {
   const capabilities: ModelCapabilities = { formats: ['wav', 'mp3'], maxInputChars: 4000, ...options.capabilities };
   const directory: ModelDirectory = {
     resolve: (model) => {
-      if (model !== 'acme-1') throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `no model ${model}`);
-      return { instanceId: 'acme', provider, providerModel: 'acme-1', capabilities };
+      if (!['acme-1', 'backup-1'].includes(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `no model ${model}`);
+      return { instanceId: model.split('-')[0], provider, providerModel: model, capabilities };
     },
     ensureVoice: async (_model, voice) => {
       if (!['v1', 'v2'].includes(voice)) throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', 'no such voice');
@@ -101,7 +104,7 @@ function fixture(options: FixtureOptions = {}) {
     },
   };
   const sink = { save: async () => ({ fileName: 'f', size: 0 }) };
-  const service = new SynthesisService(directory, engine, sink, quiet, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: 5_000 }, options.aliases);
+  const service = new SynthesisService(directory, engine, sink, quiet, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: 5_000 }, options.router);
   return { service, recorder };
 }
 
@@ -315,11 +318,41 @@ describe('core/synthesis streaming', () => {
   });
 
   it('serves an alias by its target model, mapping the voice', async () => {
-    const aliases = new ModelAliases([{ model: 'tts-1', target: 'acme-1', voices: { alloy: 'v2' } }], (model) => model === 'acme-1');
-    const { service, recorder } = fixture({ aliases });
+    const router = new ModelRouter([{ name: 'tts-1', strategy: 'fallback', targets: [{ model: 'acme-1', voices: { alloy: 'v2' } }] }], (model: string) => model === 'acme-1');
+    const { service, recorder } = fixture({ router });
     const stream = await service.stream(request({ model: 'tts-1', voice: 'alloy', text: 'Short.' }), { requestId: 'r13' });
     await collect(stream.chunks);
     expect(recorder.requests[0]).to.include({ model: 'acme-1', voice: 'v2' });
     expect(stream.servedBy).to.equal('acme-1/v2');
+  });
+
+  describe('fallback routes', () => {
+    const narrator = new ModelRouter(
+      [{ name: 'narrator', strategy: 'fallback', targets: [{ model: 'acme-1', voices: { calm: 'v1' } }, { model: 'backup-1', voices: { calm: 'v2' } }] }],
+      (model: string) => ['acme-1', 'backup-1'].includes(model),
+    );
+
+    it('falls to the next target when the first fails in a way another provider may not', async () => {
+      const { service, recorder } = fixture({ router: narrator, failing: { model: 'acme-1', error: new GatewayError('TTS_ERR_UPSTREAM', 'acme is down') } });
+      const stream = await service.stream(request({ model: 'narrator', voice: 'calm', text: 'Short.' }), { requestId: 'f1' });
+      await collect(stream.chunks);
+      expect(recorder.requests.map((call) => `${call.model}/${call.voice}`)).to.deep.equal(['acme-1/v1', 'backup-1/v2']);
+      expect(stream.servedBy).to.equal('backup-1/v2');
+      expect(stream.provider).to.equal('backup');
+    });
+
+    it('does not fall back on the client\'s own error', async () => {
+      const { service, recorder } = fixture({ router: narrator, failing: { model: 'acme-1', error: new GatewayError('TTS_ERR_VALIDATION', 'bad text') } });
+      const code = await service.stream(request({ model: 'narrator', voice: 'calm', text: 'Short.' }), { requestId: 'f2' }).then(() => 'resolved', (error: GatewayError) => error.code);
+      expect(code).to.equal('TTS_ERR_VALIDATION');
+      expect(recorder.requests).to.have.length(1);
+    });
+
+    it('falls back for whole files too, and fails with the last error when every target fails', async () => {
+      const { service, recorder } = fixture({ router: narrator, failing: { model: 'acme-1', error: new GatewayError('TTS_ERR_UNAVAILABLE', 'breaker open', { retryAfterSeconds: 30 }) } });
+      const result = await service.synthesize(request({ model: 'narrator', voice: 'calm', text: 'Short.', format: 'wav' }), { requestId: 'f3' });
+      expect(result.servedBy).to.equal('backup-1/v2');
+      expect(recorder.requests).to.have.length(2);
+    });
   });
 });

@@ -50,6 +50,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     synthesis: { timeoutMs: 30_000, chunkConcurrency: 2 },
     audio: {},
     aliases: [],
+    routes: [],
     logging: { level: 'debug', format: 'json' },
     providers: [],
     baseDirectory: process.cwd(),
