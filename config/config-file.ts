@@ -29,7 +29,7 @@ export interface ConfigFile {
   readonly storage: { driver: 'filesystem'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean };
   readonly database: { url: string };
   readonly auth: { registration: 'open' | 'closed' };
-  readonly cache: { catalogTtl: Duration };
+  readonly cache: { catalogTtl: Duration; results: { enabled: boolean; maxBytes: ByteSize; ttl?: Duration } };
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
   readonly audio: { ffmpegPath?: string };
   readonly aliases: AliasEntryFile[];

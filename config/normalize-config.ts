@@ -98,7 +98,14 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     },
     database: { url: file.database.url },
     auth: { registration: file.auth.registration },
-    cache: { catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl') },
+    cache: {
+      catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl'),
+      results: {
+        enabled: file.cache.results.enabled,
+        maxBytes: problems.positiveBytes(file.cache.results.maxBytes, 'cache.results.maxBytes'),
+        ttlMs: problems.positiveMilliseconds(file.cache.results.ttl ?? file.storage.retention, 'cache.results.ttl'),
+      },
+    },
     synthesis: {
       timeoutMs: problems.positiveMilliseconds(file.synthesis.timeout, 'synthesis.timeout'),
       chunkConcurrency: file.synthesis.chunkConcurrency,

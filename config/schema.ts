@@ -106,6 +106,12 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
     }),
     cache: section({
       catalogTtl: duration('10m'),
+      // Identical requests answered from stored audio; the ttl defaults to storage.retention.
+      results: section({
+        enabled: { type: 'boolean', default: true },
+        maxBytes: { type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: '512mb' },
+        ttl: { type: ['string', 'integer'], format: 'duration', minimum: 0 },
+      }),
     }),
     synthesis: section({
       timeout: duration('60s'),

@@ -65,6 +65,8 @@ export interface AuthConfig {
 export interface CacheConfig {
   /** Voice-list cache lifetime, in milliseconds. */
   readonly catalogTtlMs: number;
+  /** The result cache: identical requests answered from stored audio. */
+  readonly results: { readonly enabled: boolean; readonly maxBytes: number; readonly ttlMs: number };
 }
 
 export interface SynthesisConfig {

@@ -16,3 +16,4 @@ export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-
 export * from './catalog';
 export * from './synthesis';
 export * from './routing';
+export * from './cache';

@@ -1,6 +1,6 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioFormat, AudioStore, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
+import type { AccountService, AudioFormat, AudioStore, CacheStatus, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
 
 /** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
 export type { SynthesisRequest };
@@ -10,6 +10,8 @@ export interface SynthesisContext {
   readonly requestId: string;
   readonly accountId: string;
   readonly signal: AbortSignal;
+  /** False when the client sent `Cache-Control: no-store`: no cached answer, nothing remembered. */
+  readonly useCache: boolean;
 }
 
 /** What a synthesis produced: a file already saved in the AudioStore. */
@@ -26,13 +28,15 @@ export interface SynthesisOutcome {
   readonly servedBy?: string;
   /** The request had instructions that the model does not take (they were not sent). */
   readonly instructionsIgnored?: boolean;
+  /** Whether the result cache answered: `X-TTS-Cache`. */
+  readonly cache?: CacheStatus;
 }
 
 /** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */
 export type SynthesizeFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisOutcome>;
 
 /** Streams one request's audio as it is made; resolves once the first audio is ready. */
-export type StreamFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisStream>;
+export type StreamFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisStream & { readonly cache?: CacheStatus }>;
 
 /** One served model (or alias) and who serves it, for OpenAI's model list. */
 export interface ModelEntry {

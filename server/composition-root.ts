@@ -7,11 +7,13 @@ import type { GatewayConfig } from '../config/types';
 import {
   AccountService,
   AudioProcessor,
+  CachedSynthesis,
   Catalog,
   createAccountStore,
   FileSystemAudioStore,
   loadProviders,
   ModelRouter,
+  ResultCache,
   SynthesisService,
   type AccountStore,
   type AudioStore,
@@ -20,7 +22,7 @@ import {
 } from '../core';
 import { createApp } from './app';
 import { TOKENS } from './container-tokens';
-import { audioEngine, audioSink, modelDirectory } from './gateway-adapters';
+import { audioEngine, audioSink, cacheStorage, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { modelLists } from './model-lists';
 
@@ -100,8 +102,15 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   });
 
   const catalog = container.resolve<Catalog>(TOKENS.catalog);
+  const results = config.cache.results;
+  const cached = new CachedSynthesis(
+    container.resolve<SynthesisService>(TOKENS.synthesis),
+    new ResultCache({ maxBytes: results.maxBytes, ttlMs: results.ttlMs }),
+    cacheStorage(container.resolve<AudioStore>(TOKENS.audioStore)),
+    logger,
+    { maxStreamBytes: Math.floor(results.maxBytes / 16) },
+  );
   const lists = modelLists(catalog, container.resolve<ModelRouter>(TOKENS.router));
-  const synthesis = container.resolve<SynthesisService>(TOKENS.synthesis);
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
   const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
   const app = createApp({
@@ -110,8 +119,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     accounts: container.resolve<AccountService>(TOKENS.accounts),
     audioStore,
     ...lists,
-    synthesize: (request, context) => synthesis.synthesize(request, { requestId: context.requestId, signal: context.signal }),
-    stream: (request, context) => synthesis.stream(request, { requestId: context.requestId, signal: context.signal }),
+    synthesize: (request, context) => cached.synthesize(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
+    stream: (request, context) => cached.stream(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
     startedAt: Math.floor(Date.now() / 1000),
   });
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   DECODABLE_FORMATS,
   ENCODABLE_FORMATS,
@@ -6,6 +7,7 @@ import {
   type AudioProcessor,
   type AudioSink,
   type AudioStore,
+  type CacheStorage,
   type Catalog,
   type ModelDirectory,
 } from '../core';
@@ -56,4 +58,16 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
 /** The download store as the synthesis service sees it. */
 export function audioSink(store: AudioStore): AudioSink {
   return { save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }) };
+}
+
+/** The download store as the result cache sees it: bytes by file name, and new files. */
+export function cacheStorage(store: AudioStore): CacheStorage {
+  return {
+    read: async (fileName) => {
+      const located = await store.locate(fileName).catch(() => undefined);
+      if (!located) return undefined;
+      return readFile(located.path).catch(() => undefined);
+    },
+    save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }),
+  };
 }

@@ -4,7 +4,7 @@ import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction } from '../app-dependencies';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
-import { sendAudioStream } from '../streaming/send-stream';
+import { sendAudioStream, wantsCache } from '../streaming/send-stream';
 import { checkSynthesisText } from '../validation/synthesis-text';
 import { sendSpeechEvents } from './send-sse';
 import type { SpeechBody } from './speech-schema';
@@ -43,7 +43,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
           ...(format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
           ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
         },
-        { requestId, accountId: account.id, signal: disconnect.signal },
+        { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) },
       );
       addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
       const usage = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });

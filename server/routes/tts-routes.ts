@@ -5,7 +5,7 @@ import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
-import { sendAudioStream, setSynthesisHeaders } from '../streaming/send-stream';
+import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
 import { checkSynthesisText } from '../validation/synthesis-text';
 
 export interface TtsRoutesOptions {
@@ -38,7 +38,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       addAccessLogFields(response, { model, format, textLength: characters });
       const outcome = await synthesize(
         { model, text, voice, speed, pitch, volume, format },
-        { requestId, accountId: account.id, signal: disconnect.signal },
+        { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) },
       ).finally(() => disconnect.dispose());
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: outcome.applied });
       await recordUsage(account.id, keyId, { model, characters, bytes: outcome.size }, requestId);
@@ -60,7 +60,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       addAccessLogFields(response, { model, format, textLength: characters });
       const disconnect = abortOnDisconnect(response);
       try {
-        const synthesis = await stream({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal });
+        const synthesis = await stream({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) });
         addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
         if (await sendAudioStream(response, synthesis, logger)) {
           await recordUsage(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes }, requestId);

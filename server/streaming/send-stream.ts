@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import { CONTENT_TYPES, type SynthesisStream } from '../../core';
 import { toGatewayError } from '../middleware/translate-error';
@@ -9,10 +9,16 @@ import { writeWithBackpressure } from './write-with-backpressure';
 export const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
 
 /** The gateway's facts about a synthesis, sent with every synthesis answer. */
-export function setSynthesisHeaders(response: Response, facts: { applied: string; servedBy?: string; instructionsIgnored?: boolean }): void {
+export function setSynthesisHeaders(response: Response, facts: { applied: string; servedBy?: string; instructionsIgnored?: boolean; cache?: string }): void {
   response.setHeader('X-TTS-Applied', headerSafe(facts.applied));
+  if (facts.cache) response.setHeader('X-TTS-Cache', facts.cache === 'hit' ? 'hit' : 'miss');
   if (facts.servedBy) response.setHeader('X-TTS-Served-By', headerSafe(facts.servedBy));
   if (facts.instructionsIgnored) response.setHeader('X-TTS-Instructions', 'ignored; the model takes no instructions');
+}
+
+/** `Cache-Control: no-store` on a synthesis request opts out of the result cache. */
+export function wantsCache(request: Request): boolean {
+  return !/(^|,)\s*no-store\s*(,|$)/i.test(request.get('Cache-Control') ?? '');
 }
 
 /** Content-Type of streamed audio; raw pcm names its rate, as the download route does. */
@@ -26,7 +32,7 @@ export function streamContentType(stream: SynthesisStream): string {
  * error answer any more: it is logged and the connection is cut, so the client sees a broken
  * transfer rather than a clean end that looks like success.
  */
-export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger): Promise<boolean> {
+export async function sendAudioStream(response: Response, stream: SynthesisStream & { cache?: string }, logger: Logger): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
   response.setHeader('Content-Type', streamContentType(stream));

@@ -73,6 +73,16 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(testApp.synthesisCalls[1].request).to.include({ speed: 1, pitch: 1, volume: 1, format: 'mp3' });
     });
 
+    it('passes the client\'s cache choice on and says whether the cache answered', async () => {
+      await testApp.close();
+      await start({ stream: async (synthesisRequest, context) => ({ ...(await failingAfterFirstPiece(synthesisRequest, context)), chunks: (async function* () { yield Buffer.from('x'); })(), cache: context.useCache ? 'hit' : 'bypass' }) });
+      const hit = await speech(SPEECH).expect(200);
+      expect(hit.headers['x-tts-cache']).to.equal('hit');
+      const bypass = await speech(SPEECH).set('Cache-Control', 'no-cache, no-store').expect(200);
+      expect(bypass.headers['x-tts-cache']).to.equal('miss');
+      expect(testApp.synthesisCalls.map((call) => call.context.useCache)).to.deep.equal([true, false]);
+    });
+
     it('labels pcm with its rate', async () => {
       const response = await speech({ ...SPEECH, response_format: 'pcm' }).expect(200);
       expect(response.headers['content-type']).to.equal('audio/L16;rate=24000;channels=1');

@@ -46,7 +46,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
     database: { url: 'sqlite::memory:' },
     auth: { registration: options.registration ?? 'open' },
-    cache: { catalogTtlMs: 600_000 },
+    cache: { catalogTtlMs: 600_000, results: { enabled: true, maxBytes: 1_000_000, ttlMs: 3_600_000 } },
     synthesis: { timeoutMs: 30_000, chunkConcurrency: 2 },
     audio: {},
     aliases: [],

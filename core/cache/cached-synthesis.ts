@@ -1,0 +1,139 @@
+import type { AudioFormat } from '../audio/audio-format';
+import type { PluginLogger } from '../plugin/contract';
+import type { StreamProgress } from '../synthesis/audio-pieces';
+import type { SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
+import type { SynthesisRequest } from '../synthesis/synthesis-request';
+import type { CachedResult, ResultCache } from './result-cache';
+import { resultCacheKey } from './result-cache-key';
+
+/** `hit`: no provider was called; `miss`: synthesized (and remembered); `bypass`: the client opted out. */
+export type CacheStatus = 'hit' | 'miss' | 'bypass';
+
+/** The audio store as the cache needs it. */
+export interface CacheStorage {
+  read(fileName: string): Promise<Uint8Array | undefined>;
+  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number): Promise<{ fileName: string; size: number }>;
+}
+
+/** What the cache wraps: the synthesis service. */
+export interface Synthesizer {
+  synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult>;
+  stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream>;
+}
+
+export interface CachedSynthesisOptions {
+  /** A stream longer than this is not kept (whole files always are). */
+  readonly maxStreamBytes: number;
+}
+
+/** Pieces a cached answer is streamed in. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * Synthesis behind the result cache. A hit calls no provider: a file answer is a copy of the
+ * stored bytes under the requester's own new name (no account learns another's link), a stream
+ * answer streams the stored bytes. Identical concurrent file requests share one synthesis.
+ */
+export class CachedSynthesis {
+  private readonly inFlight = new Map<string, Promise<SynthesisResult>>();
+
+  constructor(
+    private readonly synthesizer: Synthesizer,
+    private readonly cache: ResultCache,
+    private readonly storage: CacheStorage,
+    private readonly logger: PluginLogger,
+    private readonly options: CachedSynthesisOptions,
+  ) {}
+
+  async synthesize(request: SynthesisRequest, context: SynthesisContext, useCache: boolean): Promise<SynthesisResult & { cache: CacheStatus }> {
+    if (!useCache) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
+    const key = resultCacheKey(request);
+    const hit = await this.copyOfHit(key);
+    if (hit) return hit;
+    const running = this.inFlight.get(key);
+    if (running) {
+      await running.catch(() => undefined);
+      const shared = await this.copyOfHit(key);
+      if (shared) return shared;
+    }
+    // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
+    const synthesis = this.synthesizer.synthesize(request, { requestId: context.requestId });
+    this.inFlight.set(key, synthesis);
+    try {
+      const result = await synthesis;
+      this.cache.set(key, toCached(result));
+      return { ...result, cache: 'miss' };
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  async stream(request: SynthesisRequest, context: SynthesisContext, useCache: boolean): Promise<SynthesisStream & { cache: CacheStatus }> {
+    if (!useCache) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
+    const key = resultCacheKey(request);
+    await this.inFlight.get(key)?.catch(() => undefined);
+    const cached = this.cache.get(key);
+    const bytes = cached && (await this.readHit(key, cached));
+    if (cached && bytes) return { ...describe(cached), ...streamOf(bytes, cached.sampleRate), cache: 'hit' };
+    const live = await this.synthesizer.stream(request, context);
+    return { ...live, chunks: this.remembering(key, live), cache: 'miss' };
+  }
+
+  /** A new file with a hit's bytes, for this requester alone. */
+  private async copyOfHit(key: string): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+    const cached = this.cache.get(key);
+    if (!cached) return undefined;
+    const bytes = await this.readHit(key, cached);
+    if (!bytes) return undefined;
+    const saved = await this.storage.save(bytes, cached.format, cached.sampleRate);
+    return { ...describe(cached), ...saved, cache: 'hit' };
+  }
+
+  private async readHit(key: string, cached: CachedResult): Promise<Uint8Array | undefined> {
+    const bytes = await this.storage.read(cached.fileName);
+    if (!bytes) this.cache.forget(key);
+    return bytes;
+  }
+
+  /** Hands the stream on and, when it ends whole and short enough, stores and remembers it. */
+  private async *remembering(key: string, live: SynthesisStream): AsyncGenerator<Uint8Array> {
+    const pieces: Uint8Array[] = [];
+    let kept = 0;
+    for await (const piece of live.chunks) {
+      if (kept <= this.options.maxStreamBytes) {
+        pieces.push(piece);
+        kept += piece.byteLength;
+      }
+      yield piece;
+    }
+    if (kept > this.options.maxStreamBytes) return;
+    try {
+      const saved = await this.storage.save(Buffer.concat(pieces), live.format, live.progress.sampleRate);
+      this.cache.set(key, { ...describe(live), ...saved, sampleRate: live.progress.sampleRate });
+    } catch (error) {
+      this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+function describe(result: Omit<CachedResult, 'fileName' | 'size'>): Omit<CachedResult, 'fileName' | 'size'> {
+  const { format, sampleRate, applied, provider, servedBy, instructionsIgnored } = result;
+  return { format, ...(sampleRate !== undefined ? { sampleRate } : {}), applied, provider, servedBy, instructionsIgnored };
+}
+
+function toCached(result: SynthesisResult): CachedResult {
+  return { ...describe(result), fileName: result.fileName, size: result.size };
+}
+
+/** A stored answer as a stream: its bytes in pieces. */
+function streamOf(bytes: Uint8Array, sampleRate: number | undefined): { chunks: AsyncIterable<Uint8Array>; progress: StreamProgress } {
+  const progress: StreamProgress = { bytes: 0, ...(sampleRate !== undefined ? { sampleRate } : {}) };
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    for (let offset = 0; offset < bytes.byteLength; offset += PIECE_BYTES) {
+      const piece = bytes.subarray(offset, offset + PIECE_BYTES);
+      progress.bytes += piece.byteLength;
+      yield piece;
+    }
+  }
+  return { chunks: chunks(), progress };
+}

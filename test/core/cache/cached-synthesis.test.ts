@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
+
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
+
+function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
+  const files = new Map<string, Uint8Array>();
+  let counter = 0;
+  const storage: CacheStorage = {
+    read: async (fileName) => files.get(fileName),
+    save: async (audio, format) => {
+      const fileName = `file-${++counter}.${format}`;
+      files.set(fileName, audio);
+      return { fileName, size: audio.byteLength };
+    },
+  };
+  const calls: SynthesisRequest[] = [];
+  const facts = { format: 'mp3' as const, applied: 'speed=default', provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+  const synthesizer: Synthesizer = {
+    synthesize: async (synthesisRequest) => {
+      calls.push(synthesisRequest);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (options.failFirst && calls.length === 1) throw new GatewayError('TTS_ERR_UPSTREAM', 'broke');
+      const saved = await storage.save(Buffer.from(`audio of ${synthesisRequest.text}`), 'mp3');
+      return { ...saved, ...facts } satisfies SynthesisResult;
+    },
+    stream: async (synthesisRequest) => {
+      calls.push(synthesisRequest);
+      const progress = { bytes: 0 };
+      async function* chunks() {
+        for (const piece of ['streamed ', 'audio']) {
+          progress.bytes += piece.length;
+          yield Buffer.from(piece);
+        }
+      }
+      return { ...facts, progress, chunks: chunks() } satisfies SynthesisStream;
+    },
+  };
+  const cache = new ResultCache({ maxBytes: options.maxBytes ?? 1_000_000, ttlMs: 60_000 });
+  return { cached: new CachedSynthesis(synthesizer, cache, storage, quiet, { maxStreamBytes: 1000 }), calls, files, cache };
+}
+
+async function text(stream: SynthesisStream): Promise<string> {
+  let all = '';
+  for await (const piece of stream.chunks) all += Buffer.from(piece).toString();
+  return all;
+}
+
+describe('core/cache CachedSynthesis', () => {
+  it('keys on everything that changes the audio, with whitespace normalized', () => {
+    expect(resultCacheKey(request({ text: ' Hello\n there. ' }))).to.equal(resultCacheKey(request({ text: 'Hello there.' })));
+    for (const change of [{ model: 'n' }, { voice: 'w' }, { text: 'Hello there!' }, { speed: 1.1 }, { pitch: 0.9 }, { volume: 2 }, { format: 'wav' as const }, { sampleRate: 24000 }, { instructions: 'Calm.' }]) {
+      expect(resultCacheKey(request(change)), JSON.stringify(change)).not.to.equal(resultCacheKey(request()));
+    }
+  });
+
+  it('answers a repeat from the cache with a new file of the same bytes, calling no provider', async () => {
+    const { cached, calls, files } = fixture();
+    const first = await cached.synthesize(request(), { requestId: 'a' }, true);
+    const second = await cached.synthesize(request({ text: 'Hello there.' }), { requestId: 'b' }, true);
+    expect([first.cache, second.cache]).to.deep.equal(['miss', 'hit']);
+    expect(calls).to.have.length(1);
+    expect(second.fileName).not.to.equal(first.fileName);
+    expect(Buffer.from(files.get(second.fileName) as Uint8Array).toString()).to.equal(Buffer.from(files.get(first.fileName) as Uint8Array).toString());
+    expect(second).to.include({ applied: 'speed=default', servedBy: 'm/v', provider: 'acme' });
+  });
+
+  it('shares one synthesis among 6 identical concurrent requests, each with its own file', async () => {
+    const { cached, calls } = fixture();
+    const results = await Promise.all(Array.from({ length: 6 }, (_value, index) => cached.synthesize(request(), { requestId: `r${index}` }, true)));
+    expect(calls).to.have.length(1);
+    expect(results.filter((result) => result.cache === 'miss')).to.have.length(1);
+    expect(new Set(results.map((result) => result.fileName)).size).to.equal(6);
+  });
+
+  it('remembers nothing from a failure: the next request synthesizes again', async () => {
+    const { cached, calls } = fixture({ failFirst: true });
+    const failure = await cached.synthesize(request(), { requestId: 'a' }, true).then(() => undefined, (error: GatewayError) => error.code);
+    expect(failure).to.equal('TTS_ERR_UPSTREAM');
+    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect(calls).to.have.length(2);
+  });
+
+  it('neither reads nor writes the cache when the client opts out', async () => {
+    const { cached, calls } = fixture();
+    expect((await cached.synthesize(request(), { requestId: 'a' }, false)).cache).to.equal('bypass');
+    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect((await cached.synthesize(request(), { requestId: 'c' }, false)).cache).to.equal('bypass');
+    expect(calls).to.have.length(3);
+  });
+
+  it('forgets an entry whose file is gone', async () => {
+    const { cached, calls, files } = fixture();
+    await cached.synthesize(request(), { requestId: 'a' }, true);
+    files.clear();
+    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect(calls).to.have.length(2);
+  });
+
+  it('remembers a finished stream and streams the stored bytes on a repeat, for streams and files alike', async () => {
+    const { cached, calls } = fixture();
+    const live = await cached.stream(request(), { requestId: 'a' }, true);
+    expect(live.cache).to.equal('miss');
+    expect(await text(live)).to.equal('streamed audio');
+    const repeat = await cached.stream(request(), { requestId: 'b' }, true);
+    expect(repeat.cache).to.equal('hit');
+    expect(await text(repeat)).to.equal('streamed audio');
+    expect(repeat.progress.bytes).to.equal(14);
+    expect((await cached.synthesize(request(), { requestId: 'c' }, true)).cache).to.equal('hit');
+    expect(calls).to.have.length(1);
+  });
+
+  it('does not remember a stream the client left early', async () => {
+    const { cached, calls } = fixture();
+    const live = await cached.stream(request(), { requestId: 'a' }, true);
+    for await (const _piece of live.chunks) break;
+    expect((await cached.stream(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect(calls).to.have.length(2);
+  });
+
+  it('is bounded by the bytes of the files it points at', async () => {
+    const { cached, calls } = fixture({ maxBytes: 40 });
+    await cached.synthesize(request({ text: 'one' }), { requestId: 'a' }, true);
+    await cached.synthesize(request({ text: 'two' }), { requestId: 'b' }, true);
+    await cached.synthesize(request({ text: 'three' }), { requestId: 'c' }, true);
+    // 12 + 12 + 14 bytes fit; a fourth pushes the oldest out.
+    await cached.synthesize(request({ text: 'four four four' }), { requestId: 'd' }, true);
+    expect((await cached.synthesize(request({ text: 'one' }), { requestId: 'e' }, true)).cache).to.equal('miss');
+    expect((await cached.synthesize(request({ text: 'four four four' }), { requestId: 'f' }, true)).cache).to.equal('hit');
+    expect(calls).to.have.length(5);
+  });
+});
