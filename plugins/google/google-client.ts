@@ -1,11 +1,11 @@
 import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { decodeAudioContent } from './audio-content';
 import { googleErrorFetch } from './google-error-fetch';
 import type { GoogleOptions } from './options-schema';
 import type { GoogleProsody } from './parameter-mapping';
 import type { GoogleVoice } from './voices';
 
 const PROVIDER = 'Google Cloud Text-to-Speech';
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The body of `POST /v1/text:synthesize`. */
 export interface GoogleSynthesisBody {
@@ -38,10 +38,7 @@ export class GoogleClient {
       body: JSON.stringify(body),
     });
     const answer = parseUpstreamJson<{ audioContent?: unknown }>(PROVIDER, response.body);
-    const content = answer?.audioContent;
-    if (typeof content !== 'string' || content.length === 0) throw badUpstreamResponse(PROVIDER, 'no "audioContent" in the answer');
-    if (!BASE64.test(content)) throw badUpstreamResponse(PROVIDER, '"audioContent" is not valid base64');
-    return new Uint8Array(Buffer.from(content, 'base64'));
+    return decodeAudioContent(answer?.audioContent);
   }
 
   private common(signal?: AbortSignal) {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import nock from 'nock';
 import { replayFixture } from '../../support/nock-fixtures';
 import { decodeForTest, parseWavHeader, speechDurationSeconds } from '../../support/audio-analysis';
 import { createGoogle, synthesisRequest, TEST_API_KEY } from './google-test-setup';
@@ -69,6 +70,24 @@ describe('plugins/google: synthesis', () => {
       expect(result.format).to.equal('opus');
     } finally {
       replay.done();
+    }
+  });
+
+  it('decodes a 6 MB audioContent (over 90 s of LINEAR16) instead of failing on its size', async () => {
+    // 4.5 MB of 16-bit samples at 24 kHz behind a WAV header: base64 makes it 6 MB of text.
+    const wav = Buffer.alloc(44 + 4_500_000);
+    wav.write('RIFF', 0, 'latin1');
+    wav.write('WAVEfmt ', 8, 'latin1');
+    for (let offset = 44; offset < wav.length; offset += 2) wav.writeInt16LE(Math.round(8000 * Math.sin(offset / 20)), offset);
+    const audioContent = wav.toString('base64');
+    expect(audioContent.length).to.be.greaterThan(6_000_000);
+    const scope = nock('https://texttospeech.googleapis.com').post('/v1/text:synthesize').reply(200, { audioContent }, { 'content-type': 'application/json; charset=UTF-8' });
+    try {
+      const result = await (await createGoogle()).synthesize(synthesisRequest({ format: 'wav' }));
+      expect(Buffer.from(result.audio).equals(wav)).to.equal(true);
+      scope.done();
+    } finally {
+      nock.cleanAll();
     }
   });
 
