@@ -17,6 +17,8 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_RATE_LIMITED: { status: 429, retryable: true },
   TTS_ERR_UPSTREAM: { status: 502, retryable: true },
   TTS_ERR_UPSTREAM_AUTH: { status: 502, retryable: false },
+  /** The request is fine; the gateway's upstream account is out of credit or its billing stopped. */
+  TTS_ERR_UPSTREAM_QUOTA: { status: 502, retryable: false },
   TTS_ERR_UPSTREAM_BAD_RESPONSE: { status: 502, retryable: true },
   TTS_ERR_UNAVAILABLE: { status: 503, retryable: true },
   TTS_ERR_TIMEOUT: { status: 504, retryable: true },

@@ -1,3 +1,14 @@
-export { upstreamFetch, upstreamAudio, parseUpstreamJson, badUpstreamResponse, upstreamFailure, type UpstreamRequest, type UpstreamResponse } from './upstream-fetch';
-export { parseRetryAfter, redactSecrets, upstreamStatusError } from './upstream-error';
+export {
+  upstreamFetch,
+  upstreamAudio,
+  parseUpstreamJson,
+  badUpstreamResponse,
+  upstreamFailure,
+  upstreamAnswerError,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './upstream-fetch';
+export { failureOfStatus, parseRetryAfter, redactSecrets, upstreamError, type UpstreamFailureFacts } from './upstream-error';
+export type { UpstreamErrorAnswer, UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
+export { parseErrorJson, readCommonErrorBody, textOf, validationDetailMessage } from './common-error-body';
 export { upstreamStream, upstreamAudioStream, type UpstreamStreamResponse } from './upstream-stream';

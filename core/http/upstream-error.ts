@@ -1,4 +1,5 @@
 import { GatewayError, type ErrorDetail } from '../errors';
+import type { UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 
 // A long run with a digit in it looks like a key; long words (`UnrecognizedClientException`) do not.
 const LONG_TOKEN = /\b(?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{24,}\b/g;
@@ -23,71 +24,65 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** Picks a human message out of the usual error body shapes of TTS providers. */
-export function extractProviderMessage(body: string): { message?: string; code?: string } {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return pickMessage(parsed);
-  } catch {
-    const text = body.trim();
-    return text.length > 0 && !text.startsWith('<') ? { message: text } : {};
-  }
+/** What an HTTP error status means when the provider's body does not say otherwise. */
+export function failureOfStatus(status: number): UpstreamFailure {
+  if (status === 401 || status === 403) return 'credentials';
+  // 402 Payment Required is HTTP's own word for a billing stop.
+  if (status === 402) return 'quota';
+  if (status === 429) return 'rate_limit';
+  return status >= 500 ? 'server_error' : 'rejected';
 }
 
-function pickMessage(value: unknown): { message?: string; code?: string } {
-  if (typeof value === 'string') return { message: value };
-  if (value === null || typeof value !== 'object') return {};
-  const record = value as Record<string, unknown>;
-  for (const nested of ['error', 'detail', 'base_resp', 'err_msg']) {
-    if (record[nested] !== undefined && typeof record[nested] !== 'string') {
-      const found = pickMessage(record[nested]);
-      if (found.message) return found;
-    }
-  }
-  const message = firstString(record, ['message', 'Message', 'error', 'detail', 'status_msg', 'err_msg', 'err_code']);
-  const code = firstString(record, ['code', 'err_code', 'error_code', 'type', 'status', '__type', 'status_code']);
-  return { message, code };
+/** The facts of one failed upstream call, as `upstreamError` turns them into a coded error. */
+export interface UpstreamFailureFacts {
+  readonly provider: string;
+  /** The HTTP status; absent when the provider reports failure inside a 200 (MiniMax). */
+  readonly upstreamStatus?: number;
+  readonly reading: UpstreamErrorReading;
+  /** The Retry-After header, when the answer had one. */
+  readonly retryAfterHeader?: string | null;
+  /** Credentials to scrub from the provider's code and message. */
+  readonly secrets?: readonly string[];
 }
 
-function firstString(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  for (const key of keys) {
-    const value = record[key];
-    if (typeof value === 'string' && value.length > 0) return value;
-    if (typeof value === 'number') return String(value);
-  }
-  return undefined;
-}
+/** The wait a client is told on a rate limit: Retry-After, else the provider's body, else 1 s. */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-/** Maps an upstream HTTP error status to the gateway's coded error. */
-export function upstreamStatusError(
-  provider: string,
-  status: number,
-  body: string,
-  retryAfterHeader: string | null,
-  secrets: readonly string[] = [],
-): GatewayError {
-  const extracted = extractProviderMessage(body);
-  const providerMessage = extracted.message ? redactSecrets(extracted.message, secrets) : undefined;
+/**
+ * Maps one failed upstream call to the gateway's coded error: credentials -> 502 (not
+ * retryable), quota -> 502 (not retryable, no Retry-After), rate limit -> 429 with Retry-After,
+ * timeout -> 504, anything else -> 502. The provider's message and code travel in `details`,
+ * scrubbed of credentials.
+ */
+export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
+  const { provider, upstreamStatus, reading } = facts;
+  const secrets = facts.secrets ?? [];
+  const providerMessage = reading.providerMessage ? redactSecrets(reading.providerMessage, secrets) : undefined;
+  const providerCode = reading.providerCode ? redactSecrets(reading.providerCode, secrets) : undefined;
   const detail: ErrorDetail = {
     reason: 'upstream_status',
     provider,
-    upstreamStatus: status,
-    ...(extracted.code ? { providerCode: redactSecrets(extracted.code, secrets) } : {}),
+    ...(upstreamStatus !== undefined ? { upstreamStatus } : {}),
+    ...(providerCode ? { providerCode } : {}),
     ...(providerMessage ? { providerMessage } : {}),
   };
+  const where = upstreamStatus !== undefined ? `HTTP ${upstreamStatus}` : `code ${providerCode ?? 'unknown'}`;
   const suffix = providerMessage ? `: ${providerMessage}` : '';
-  if (status === 401 || status === 403) {
-    return new GatewayError('TTS_ERR_UPSTREAM_AUTH', `${provider} rejected the gateway's credentials (HTTP ${status})${suffix}`, { details: [detail] });
+  const failure = reading.failure ?? (upstreamStatus !== undefined ? failureOfStatus(upstreamStatus) : 'server_error');
+  switch (failure) {
+    case 'credentials':
+      return new GatewayError('TTS_ERR_UPSTREAM_AUTH', `${provider} rejected the gateway's credentials (${where})${suffix}`, { details: [detail] });
+    case 'quota':
+      return new GatewayError('TTS_ERR_UPSTREAM_QUOTA', `${provider}: the provider account's quota or billing is exhausted (${where})${suffix}`, { details: [detail] });
+    case 'rate_limit': {
+      const retryAfterSeconds = parseRetryAfter(facts.retryAfterHeader ?? null) ?? reading.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+      return new GatewayError('TTS_ERR_RATE_LIMITED', `${provider} rate limit reached; retry after ${retryAfterSeconds} s`, { details: [detail], retryAfterSeconds });
+    }
+    case 'timeout':
+      return new GatewayError('TTS_ERR_TIMEOUT', `${provider} timed out (${where})${suffix}`, { details: [detail] });
+    case 'server_error':
+      return new GatewayError('TTS_ERR_UPSTREAM', `${provider} failed with ${where}${suffix}`, { details: [detail] });
+    case 'rejected':
+      return new GatewayError('TTS_ERR_UPSTREAM', `${provider} rejected the request (${where})${suffix}`, { details: [detail] });
   }
-  if (status === 429) {
-    const retryAfterSeconds = parseRetryAfter(retryAfterHeader) ?? 1;
-    return new GatewayError('TTS_ERR_RATE_LIMITED', `${provider} rate limit reached; retry after ${retryAfterSeconds} s`, {
-      details: [detail],
-      retryAfterSeconds,
-    });
-  }
-  if (status >= 500) {
-    return new GatewayError('TTS_ERR_UPSTREAM', `${provider} failed with HTTP ${status}${suffix}`, { details: [detail] });
-  }
-  return new GatewayError('TTS_ERR_UPSTREAM', `${provider} rejected the request (HTTP ${status})${suffix}`, { details: [detail] });
 }

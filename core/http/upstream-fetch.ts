@@ -1,5 +1,7 @@
 import { GatewayError, isGatewayError } from '../errors';
-import { upstreamStatusError } from './upstream-error';
+import { readCommonErrorBody } from './common-error-body';
+import { upstreamError } from './upstream-error';
+import type { UpstreamErrorAnswer, UpstreamErrorReading } from './upstream-error-reading';
 
 /** One HTTP call to a provider's API. */
 export interface UpstreamRequest {
@@ -16,6 +18,13 @@ export interface UpstreamRequest {
   readonly signal?: AbortSignal;
   /** Credentials to scrub from any upstream message that reaches a client or a log. */
   readonly secrets?: readonly string[];
+  /**
+   * Reads the provider's own error body: its code, message, a wait it states, or a class that
+   * differs from what the HTTP status says (a 400 that is throttling, a 429 that is a billing
+   * stop). May also return a complete GatewayError. Absent, or returning undefined: core reads
+   * the common body shapes and classifies by status.
+   */
+  readonly mapError?: (answer: UpstreamErrorAnswer) => UpstreamErrorReading | GatewayError | undefined;
 }
 
 /** A successful upstream answer with its body already read under the same deadline. */
@@ -27,7 +36,8 @@ export interface UpstreamResponse {
 
 /**
  * Calls a provider and maps every failure to a coded error: 401/403 -> 502 (credentials),
- * 429 -> 429 with Retry-After, other 4xx and 5xx -> 502, deadline -> 504, connection failure -> 503,
+ * 402 -> 502 (quota), 429 -> 429 with Retry-After, other 4xx and 5xx -> 502 (each unless the
+ * plugin's `mapError` reads the body otherwise), deadline -> 504, connection failure -> 503,
  * caller cancellation -> cancelled.
  */
 export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamResponse> {
@@ -41,14 +51,24 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
       signal,
     });
     const body = new Uint8Array(await response.arrayBuffer());
-    if (!response.ok) {
-      const text = new TextDecoder().decode(body.subarray(0, 4096));
-      throw upstreamStatusError(request.provider, response.status, text, response.headers.get('retry-after'), request.secrets);
-    }
+    if (!response.ok) throw upstreamAnswerError(request, { status: response.status, headers: response.headers, text: new TextDecoder().decode(body.subarray(0, 4096)) });
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
     throw upstreamFailure(error, request, timeout);
   }
+}
+
+/** The coded error of a provider's HTTP error answer: its plugin's `mapError` reading, else core's. */
+export function upstreamAnswerError(request: UpstreamRequest, answer: UpstreamErrorAnswer): GatewayError {
+  const mapped = request.mapError?.(answer);
+  if (isGatewayError(mapped)) return mapped;
+  return upstreamError({
+    provider: request.provider,
+    upstreamStatus: answer.status,
+    reading: mapped ?? readCommonErrorBody(answer.text),
+    retryAfterHeader: answer.headers.get('retry-after'),
+    secrets: request.secrets,
+  });
 }
 
 /** Maps a failed call (abort, deadline, network) to a coded error; coded errors pass through. */

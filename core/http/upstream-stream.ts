@@ -1,5 +1,4 @@
-import { upstreamStatusError } from './upstream-error';
-import { badUpstreamResponse, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
+import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
 export interface UpstreamStreamResponse {
@@ -55,7 +54,7 @@ export async function upstreamStream(request: UpstreamRequest): Promise<Upstream
     response = await request.fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body, signal });
     if (!response.ok) {
       const text = new TextDecoder().decode((await readAtMost(response, ERROR_BODY_BYTES)).subarray(0, ERROR_BODY_BYTES));
-      throw upstreamStatusError(request.provider, response.status, text, response.headers.get('retry-after'), request.secrets);
+      throw upstreamAnswerError(request, { status: response.status, headers: response.headers, text });
     }
   } catch (error) {
     idle.stop();

@@ -38,6 +38,61 @@ describe('core/http upstreamFetch', () => {
     expect(error.details[0]).to.include({ upstreamStatus: 503 });
   });
 
+  it('maps 402 Payment Required to TTS_ERR_UPSTREAM_QUOTA: 502, not retryable, no Retry-After', async () => {
+    nock('https://api.acme.test').get('/x').reply(402, { error: { message: 'Insufficient credits', code: 'payment_required' } });
+    const error = await expectGatewayError(call('/x'), 'TTS_ERR_UPSTREAM_QUOTA');
+    expect(error).to.include({ status: 502, retryable: false, retryAfterSeconds: undefined });
+    expect(error.details[0]).to.include({ upstreamStatus: 402, providerCode: 'payment_required', providerMessage: 'Insufficient credits' });
+  });
+
+  it('reads a FastAPI validation list into the provider message', async () => {
+    nock('https://api.acme.test').get('/x').reply(422, { detail: [{ loc: ['body', 'speed'], msg: 'Input should be less than or equal to 4', type: 'less_than_equal' }] });
+    const error = await expectGatewayError(call('/x'), 'TTS_ERR_UPSTREAM');
+    expect(error.details[0]).to.include({ providerCode: 'less_than_equal', providerMessage: 'body.speed: Input should be less than or equal to 4' });
+  });
+
+  it("lets the plugin's mapError read its own body: class, code, message and a stated wait", async () => {
+    nock('https://api.acme.test').get('/x').reply(400, { fault: { kind: 'Throttled', text: 'slow down, sk-secret-123456' } });
+    const seen: number[] = [];
+    const error = await expectGatewayError(
+      upstreamFetch({
+        provider: 'Acme',
+        fetch,
+        url: 'https://api.acme.test/x',
+        timeoutMs: 2000,
+        secrets: ['sk-secret-123456'],
+        mapError: (answer) => {
+          seen.push(answer.status);
+          const fault = (JSON.parse(answer.text) as { fault: { kind: string; text: string } }).fault;
+          return { failure: 'rate_limit', providerCode: fault.kind, providerMessage: fault.text, retryAfterSeconds: 9 };
+        },
+      }),
+      'TTS_ERR_RATE_LIMITED',
+    );
+    expect(seen).to.deep.equal([400]);
+    expect(error.retryAfterSeconds).to.equal(9);
+    expect(error.details[0]).to.include({ upstreamStatus: 400, providerCode: 'Throttled' });
+    expect(JSON.stringify(error.details)).to.not.include('sk-secret-123456');
+  });
+
+  it('keeps a Retry-After header over the wait a mapError reads from the body', async () => {
+    nock('https://api.acme.test').get('/x').reply(429, '{}', { 'Retry-After': '4' });
+    const error = await expectGatewayError(
+      upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/x', timeoutMs: 2000, mapError: () => ({ retryAfterSeconds: 30 }) }),
+      'TTS_ERR_RATE_LIMITED',
+    );
+    expect(error.retryAfterSeconds).to.equal(4);
+  });
+
+  it('passes a GatewayError returned by mapError through unchanged, and falls back to core when it returns nothing', async () => {
+    const refused = new GatewayError('TTS_ERR_UNAVAILABLE', 'Acme refused the connection');
+    nock('https://api.acme.test').get('/x').reply(403, '').get('/y').reply(403, { message: 'forbidden' });
+    const mapError = (answer: { text: string }) => (answer.text === '' ? refused : undefined);
+    expect(await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/x', timeoutMs: 2000, mapError }))).to.equal(refused);
+    const fallback = await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/y', timeoutMs: 2000, mapError }), 'TTS_ERR_UPSTREAM_AUTH');
+    expect(fallback.details[0]).to.include({ providerMessage: 'forbidden' });
+  });
+
   it('maps a missed deadline to 504', async () => {
     nock('https://api.acme.test').get('/x').delay(500).reply(200, 'late');
     const error = await expectGatewayError(call('/x', 50));
