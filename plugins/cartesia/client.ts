@@ -1,4 +1,5 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
+import { readCartesiaError } from './errors';
 import type { CartesiaOptions } from './options-schema';
 import type { TtsBody } from './tts-body';
 
@@ -22,6 +23,7 @@ export async function requestSpeech(options: CartesiaOptions, fetchFunction: typ
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readCartesiaError,
   });
   return upstreamAudio(PROVIDER, response);
 }
@@ -36,6 +38,7 @@ export async function requestVoicePage<T>(options: CartesiaOptions, fetchFunctio
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readCartesiaError,
   });
   return parseUpstreamJson<T>(PROVIDER, response.body);
 }

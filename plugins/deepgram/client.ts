@@ -1,4 +1,5 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch, type AudioFormat } from '../../core';
+import { readDeepgramError } from './errors';
 import type { DeepgramOptions } from './options-schema';
 import { speakQuery } from './output-formats';
 
@@ -29,6 +30,7 @@ export async function requestSpeech(
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readDeepgramError,
   });
   return upstreamAudio(PROVIDER, response);
 }
@@ -43,6 +45,7 @@ export async function requestModels<T>(options: DeepgramOptions, fetchFunction: 
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readDeepgramError,
   });
   return parseUpstreamJson<T>(PROVIDER, response.body);
 }

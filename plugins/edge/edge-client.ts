@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { GatewayError, isGatewayError, parseUpstreamJson, upstreamFetch, badUpstreamResponse } from '../../core';
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
 import { edgeBrowserHeaders, secMsGec, ServiceClock } from './client-token';
 import { runEdgeTurn } from './edge-session';
 import type { EdgeOptions } from './options-schema';
 import { edgeTimestamp, speechConfigMessage, ssmlMessage } from './protocol';
-import { EDGE_PROVIDER, HandshakeRefused, serviceRefused } from './refusal';
+import { EDGE_PROVIDER, HandshakeRefused, readVoiceListError, serviceRefused } from './errors';
 import type { EdgeVoice } from './voice-names';
 
 /** Headers the browser's read-aloud extension adds to the WebSocket upgrade. */
@@ -59,31 +59,22 @@ export class EdgeClient {
     const url = new URL(this.options.voicesUrl);
     url.searchParams.set('trustedclienttoken', this.options.trustedClientToken);
     this.addToken(url);
-    try {
-      const response = await upstreamFetch({
-        provider: EDGE_PROVIDER,
-        fetch: this.fetchImplementation,
-        url: url.toString(),
-        headers: { ...edgeBrowserHeaders(this.options.clientVersion), Accept: '*/*' },
-        timeoutMs: this.options.timeoutMs,
-        signal,
-      });
-      const body = parseUpstreamJson<unknown>(EDGE_PROVIDER, response.body);
-      if (!Array.isArray(body)) throw badUpstreamResponse(EDGE_PROVIDER, 'the voice list is not an array');
-      return body.filter((entry): entry is EdgeVoice => typeof entry?.ShortName === 'string' && typeof entry?.Locale === 'string');
-    } catch (error) {
-      throw refusalOf(error) ?? error;
-    }
+    const response = await upstreamFetch({
+      provider: EDGE_PROVIDER,
+      fetch: this.fetchImplementation,
+      url: url.toString(),
+      headers: { ...edgeBrowserHeaders(this.options.clientVersion), Accept: '*/*' },
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      mapError: readVoiceListError,
+    });
+    const body = parseUpstreamJson<unknown>(EDGE_PROVIDER, response.body);
+    if (!Array.isArray(body)) throw badUpstreamResponse(EDGE_PROVIDER, 'the voice list is not an array');
+    return body.filter((entry): entry is EdgeVoice => typeof entry?.ShortName === 'string' && typeof entry?.Locale === 'string');
   }
 
   private addToken(url: URL): void {
     url.searchParams.set('Sec-MS-GEC', secMsGec(this.options.trustedClientToken, this.clock.now()));
     url.searchParams.set('Sec-MS-GEC-Version', `1-${this.options.clientVersion}`);
   }
-}
-
-function refusalOf(error: unknown): GatewayError | undefined {
-  if (!isGatewayError(error) || error.code !== 'TTS_ERR_UPSTREAM_AUTH') return undefined;
-  const status = Number(error.details[0]?.upstreamStatus);
-  return serviceRefused(`HTTP ${status}`, status);
 }

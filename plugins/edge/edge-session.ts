@@ -1,7 +1,7 @@
 import WebSocket, { type RawData } from 'ws';
 import { badUpstreamResponse, GatewayError } from '../../core';
 import { parseBinaryFrame, parseTextFrame } from './protocol';
-import { EDGE_PROVIDER, HandshakeRefused, serviceRefused } from './refusal';
+import { EDGE_PROVIDER, HandshakeRefused, serviceRefused } from './errors';
 
 /** One synthesis turn on its own connection, as the browser does it. */
 export interface EdgeTurn {

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../core';
+import { GatewayError, type UpstreamErrorAnswer } from '../../core';
 
 export const EDGE_PROVIDER = 'Edge read-aloud';
 
@@ -19,4 +19,12 @@ export class HandshakeRefused extends Error {
   ) {
     super(`handshake refused with HTTP ${status}`);
   }
+}
+
+/**
+ * The voice list's error answers: a refusal (401/403) means the client's token scheme or version
+ * is out of date, never a key (there is none); other statuses are mapped by core.
+ */
+export function readVoiceListError(answer: UpstreamErrorAnswer): GatewayError | undefined {
+  return answer.status === 401 || answer.status === 403 ? serviceRefused(`HTTP ${answer.status}`, answer.status) : undefined;
 }

@@ -1,4 +1,5 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
+import { readElevenLabsError } from './errors';
 import type { ElevenLabsOptions } from './options-schema';
 
 export const PROVIDER = 'ElevenLabs';
@@ -25,6 +26,7 @@ export class ElevenLabsClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: [this.options.apiKey],
+      mapError: readElevenLabsError,
     });
     return parseUpstreamJson<T>(PROVIDER, response.body);
   }
@@ -42,6 +44,7 @@ export class ElevenLabsClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: [this.options.apiKey],
+      mapError: readElevenLabsError,
     });
     return upstreamAudio(PROVIDER, response);
   }

@@ -1,6 +1,6 @@
 import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
 import { decodeAudioContent } from './audio-content';
-import { googleErrorFetch } from './google-error-fetch';
+import { readGoogleError } from './errors';
 import type { GoogleOptions } from './options-schema';
 import type { GoogleProsody } from './parameter-mapping';
 import type { GoogleVoice } from './voices';
@@ -16,11 +16,10 @@ export interface GoogleSynthesisBody {
 
 /** The two REST calls the plugin makes, with Google's credentials and error conventions. */
 export class GoogleClient {
-  private readonly fetch: typeof fetch;
-
-  constructor(private readonly options: GoogleOptions, fetchImplementation: typeof fetch) {
-    this.fetch = googleErrorFetch(fetchImplementation);
-  }
+  constructor(
+    private readonly options: GoogleOptions,
+    private readonly fetchImplementation: typeof fetch,
+  ) {}
 
   async listVoices(signal?: AbortSignal): Promise<readonly GoogleVoice[]> {
     const response = await upstreamFetch({ ...this.common(signal), url: this.url('/v1/voices') });
@@ -44,10 +43,11 @@ export class GoogleClient {
   private common(signal?: AbortSignal) {
     return {
       provider: PROVIDER,
-      fetch: this.fetch,
+      fetch: this.fetchImplementation,
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: [this.options.apiKey],
+      mapError: readGoogleError,
       headers: { 'x-goog-api-key': this.options.apiKey, accept: 'application/json' },
     };
   }

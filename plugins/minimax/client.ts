@@ -1,6 +1,6 @@
 import { parseUpstreamJson, upstreamFetch } from '../../core';
 import type { MiniMaxOptions } from './options-schema';
-import { baseResponseError, type BaseResponse } from './status-codes';
+import { baseResponseError, readMiniMaxError, type BaseResponse } from './errors';
 
 export const PROVIDER = 'MiniMax';
 
@@ -35,6 +35,7 @@ export async function postMiniMax<T extends { base_resp?: BaseResponse }>(
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readMiniMaxError,
   });
   const parsed = parseUpstreamJson<T>(PROVIDER, response.body);
   const failure = baseResponseError(parsed?.base_resp, [options.apiKey]);

@@ -1,4 +1,12 @@
-import { GatewayError, redactSecrets } from '../../core';
+import {
+  parseErrorJson,
+  readCommonErrorBody,
+  upstreamError,
+  type GatewayError,
+  type UpstreamErrorAnswer,
+  type UpstreamErrorReading,
+  type UpstreamFailure,
+} from '../../core';
 
 /** MiniMax's `base_resp`, present in every answer (HTTP 200 included). */
 export interface BaseResponse {
@@ -8,8 +16,18 @@ export interface BaseResponse {
 
 const PROVIDER = 'MiniMax';
 
-/** Codes from MiniMax's error-code table that mean the key is wrong or inactive. */
-const AUTH_CODES = new Set([1004, 2049]);
+/**
+ * Classes of the codes in MiniMax's error-code table (platform.minimax.io/docs/api-reference/errorcode):
+ * 1004 and 2049 mean the key is wrong or inactive, 1008 "insufficient balance" is a billing stop,
+ * 1001 is MiniMax's own request timeout; the rate limits are listed below. Other codes are failures
+ * (on an HTTP error answer, classed by its status).
+ */
+const FAILURES: ReadonlyMap<number, UpstreamFailure> = new Map([
+  [1004, 'credentials'],
+  [2049, 'credentials'],
+  [1008, 'quota'],
+  [1001, 'timeout'],
+]);
 
 /**
  * Rate limits, with the Retry-After the gateway answers (MiniMax sends none): 1002 (requests per
@@ -24,32 +42,32 @@ const RATE_LIMIT_RETRY_SECONDS: ReadonlyMap<number, number> = new Map([
   [1041, 5],
 ]);
 
-/** MiniMax's own "request timeout". */
-const TIMEOUT_CODE = 1001;
-
-/**
- * MiniMax often answers HTTP 200 with a non-zero `base_resp.status_code` for a failure: maps it
- * to core's coded error (auth -> 502 non-retryable, rate -> 429, timeout -> 504, rest -> 502).
- * Returns nothing when the status is success (0 or absent).
- */
-export function baseResponseError(base: BaseResponse | undefined, secrets: readonly string[]): GatewayError | undefined {
+/** What a non-zero `base_resp.status_code` means; undefined when it says success (0 or absent). */
+export function readBaseResponse(base: BaseResponse | undefined): UpstreamErrorReading | undefined {
   const code = base?.status_code;
   if (code === undefined || code === 0) return undefined;
-  const providerMessage = redactSecrets(base?.status_msg ?? '', secrets);
-  const detail = { reason: 'upstream_status', provider: PROVIDER, providerCode: String(code), ...(providerMessage ? { providerMessage } : {}) };
-  const suffix = providerMessage ? `: ${providerMessage}` : '';
-  if (AUTH_CODES.has(code)) {
-    return new GatewayError('TTS_ERR_UPSTREAM_AUTH', `${PROVIDER} rejected the gateway's credentials (status ${code})${suffix}`, { details: [detail] });
-  }
   const retryAfterSeconds = RATE_LIMIT_RETRY_SECONDS.get(code);
-  if (retryAfterSeconds !== undefined) {
-    return new GatewayError('TTS_ERR_RATE_LIMITED', `${PROVIDER} rate limit reached (status ${code}); retry after ${retryAfterSeconds} s`, {
-      details: [detail],
-      retryAfterSeconds,
-    });
-  }
-  if (code === TIMEOUT_CODE) {
-    return new GatewayError('TTS_ERR_TIMEOUT', `${PROVIDER} timed out (status ${code})${suffix}`, { details: [detail] });
-  }
-  return new GatewayError('TTS_ERR_UPSTREAM', `${PROVIDER} failed with status ${code}${suffix}`, { details: [detail] });
+  const failure = retryAfterSeconds !== undefined ? 'rate_limit' : FAILURES.get(code);
+  return {
+    ...(failure ? { failure } : {}),
+    providerCode: String(code),
+    ...(base?.status_msg ? { providerMessage: base.status_msg } : {}),
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  };
+}
+
+/**
+ * MiniMax often answers HTTP 200 with a non-zero `base_resp.status_code` for a failure: the coded
+ * error it means, or undefined when the answer is a success.
+ */
+export function baseResponseError(base: BaseResponse | undefined, secrets: readonly string[]): GatewayError | undefined {
+  const reading = readBaseResponse(base);
+  return reading ? upstreamError({ provider: PROVIDER, reading, secrets }) : undefined;
+}
+
+/** An HTTP error answer: its `base_resp` when it has one, else the common body shapes. */
+export function readMiniMaxError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
+  const base = parseErrorJson(answer.text)?.base_resp;
+  const reading = base !== null && typeof base === 'object' ? readBaseResponse(base as BaseResponse) : undefined;
+  return reading ?? readCommonErrorBody(answer.text);
 }

@@ -14,7 +14,7 @@ import { postMiniMax, PROVIDER } from './client';
 import { decodeHexAudio } from './hex-audio';
 import { isMiniMaxModel, MINIMAX_MODELS } from './models';
 import type { MiniMaxOptions } from './options-schema';
-import type { BaseResponse } from './status-codes';
+import type { BaseResponse } from './errors';
 import { buildT2aBody } from './t2a-body';
 import { toVoiceInfo, voicesFromResponse, type GetVoiceResponse } from './voices';
 

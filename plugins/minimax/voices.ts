@@ -1,6 +1,6 @@
 import { badUpstreamResponse, type VoiceInfo } from '../../core';
 import { PROVIDER } from './client';
-import type { BaseResponse } from './status-codes';
+import type { BaseResponse } from './errors';
 import { genderOf, languageOf } from './voice-traits';
 
 /** One voice in `POST /v1/get_voice`'s answer (system, cloned or designed). */

@@ -1,4 +1,5 @@
 import { parseUpstreamJson, upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
+import { readCompatibleError } from './errors';
 import type { OpenAiCompatibleOptions } from './options-schema';
 
 /** Names the server in errors and logs, for example `OpenAI-compatible server kokoro`. */
@@ -36,6 +37,7 @@ export class CompatibleClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: this.secrets,
+      mapError: readCompatibleError,
     });
     return parseUpstreamJson<T>(this.provider, response.body);
   }
@@ -61,6 +63,7 @@ export class CompatibleClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: this.secrets,
+      mapError: readCompatibleError,
     };
   }
 }

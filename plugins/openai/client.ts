@@ -1,4 +1,5 @@
 import { upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
+import { readOpenAiError } from './errors';
 import type { OpenAiOptions } from './options-schema';
 import type { SpeechBody } from './speech-body';
 
@@ -30,6 +31,7 @@ function speechCall(options: OpenAiOptions, fetchFunction: typeof fetch, body: S
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
+    mapError: readOpenAiError,
   };
 }
 

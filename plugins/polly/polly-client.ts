@@ -1,8 +1,8 @@
 import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
 import { signedHeaders } from './aws-signer';
+import { readPollyError } from './errors';
 import type { PollyEngineName } from './engines';
 import { pollyBaseUrl, type PollyOptions } from './options-schema';
-import { pollyErrorFetch } from './polly-error-fetch';
 import type { PollyText } from './ssml';
 import type { PollyVoice } from './voices';
 
@@ -22,11 +22,10 @@ const CONTENT_TYPES: Record<SynthesizeSpeechBody['OutputFormat'], string> = { mp
 
 /** Polly's two REST calls, signed with SigV4 and sent through core's upstreamFetch. */
 export class PollyClient {
-  private readonly fetch: typeof fetch;
-
-  constructor(private readonly options: PollyOptions, fetchImplementation: typeof fetch) {
-    this.fetch = pollyErrorFetch(fetchImplementation);
-  }
+  constructor(
+    private readonly options: PollyOptions,
+    private readonly fetchImplementation: typeof fetch,
+  ) {}
 
   /** DescribeVoices for one engine, following NextToken over every page. */
   async describeVoices(engine: PollyEngineName, signal?: AbortSignal): Promise<PollyVoice[]> {
@@ -61,7 +60,7 @@ export class PollyClient {
     const { accessKeyId, secretAccessKey, sessionToken } = this.options;
     return upstreamFetch({
       provider: PROVIDER,
-      fetch: this.fetch,
+      fetch: this.fetchImplementation,
       url,
       method,
       headers: signedHeaders({ method, url, headers, body }, { accessKeyId, secretAccessKey, sessionToken }, this.options.region, 'polly'),
@@ -69,6 +68,7 @@ export class PollyClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: [secretAccessKey, ...(sessionToken ? [sessionToken] : [])],
+      mapError: readPollyError,
     });
   }
 }

@@ -17,7 +17,7 @@ describe('cartesia plugin: errors', () => {
   it('maps 429 concurrency_limited to TTS_ERR_RATE_LIMITED', async () => {
     const error = await failure('rate-limited');
     expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');
-    expect(error.details[0]).to.include({ upstreamStatus: 429, providerMessage: "You have exceeded your plan's concurrency limit." });
+    expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'concurrency_limited', providerMessage: "You have exceeded your plan's concurrency limit." });
     expect(error.retryAfterSeconds).to.equal(1);
   });
 

@@ -12,6 +12,7 @@ describe('deepgram plugin: errors', () => {
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
     expect(error.message).to.contain('Invalid credentials.');
+    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'INVALID_AUTH' });
     expect(error.message).to.not.contain('dg-test-key');
   });
 

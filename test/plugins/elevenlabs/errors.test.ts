@@ -15,6 +15,30 @@ describe('elevenlabs plugin: upstream failures', () => {
     expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
   });
 
+  it('maps a 401 quota_exceeded (out of credits) to TTS_ERR_UPSTREAM_QUOTA, not to a credentials error', async () => {
+    const error = await failWith('quota-exceeded', 'TTS_ERR_UPSTREAM_QUOTA');
+    expect(error.status).to.equal(502);
+    expect(error.retryable).to.equal(false);
+    expect(error.retryAfterSeconds).to.equal(undefined);
+    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'quota_exceeded' });
+    expect(error.message).to.include('0 credits remaining');
+  });
+
+  it("keeps the messages of a 422 whose detail is a validation list", async () => {
+    const error = await expectScenarioFailure(
+      'elevenlabs',
+      'validation-error',
+      async () => (await createElevenLabs()).synthesize(speechRequest({ speed: 1.15 })),
+      'TTS_ERR_UPSTREAM',
+    );
+    expect(error.details[0]).to.include({
+      upstreamStatus: 422,
+      providerCode: 'value_error.missing',
+      providerMessage: 'body.voice_settings.stability: field required; body.voice_settings.similarity_boost: field required',
+    });
+    expect(error.message).to.include('body.voice_settings.stability: field required');
+  });
+
   it('maps 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {
     const error = await failWith('rate-limited', 'TTS_ERR_RATE_LIMITED');
     expect(error.retryAfterSeconds).to.equal(5);

@@ -14,7 +14,14 @@ describe('plugins/google: upstream failures', () => {
     const error = await failureOfScenario('error-403');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
-    expect(error.details[0]).to.include({ upstreamStatus: 403, providerCode: '403' });
+    expect(error.details[0]).to.include({ upstreamStatus: 403, providerCode: 'SERVICE_DISABLED' });
+  });
+
+  it('maps 403 BILLING_DISABLED (a billing stop) to TTS_ERR_UPSTREAM_QUOTA, not to a credentials error', async () => {
+    const error = await failureOfScenario('error-billing-disabled');
+    expect(error.code).to.equal('TTS_ERR_UPSTREAM_QUOTA');
+    expect(error.retryable).to.equal(false);
+    expect(error.details[0]).to.include({ upstreamStatus: 403, providerCode: 'BILLING_DISABLED' });
   });
 
   it('maps 400 API_KEY_INVALID to TTS_ERR_UPSTREAM_AUTH, without the key in the message', async () => {
@@ -29,6 +36,7 @@ describe('plugins/google: upstream failures', () => {
     expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');
     expect(error.status).to.equal(429);
     expect(error.retryAfterSeconds).to.equal(17);
+    expect(error.details[0]).to.include({ providerCode: 'RATE_LIMIT_EXCEEDED' });
   });
 
   it('maps 500 INTERNAL to TTS_ERR_UPSTREAM', async () => {

@@ -27,13 +27,19 @@ describe('minimax plugin: errors', () => {
     expect(error.retryAfterSeconds).to.equal(60);
   });
 
-  it('maps invalid params (2013) and insufficient balance (1008) to 502 with the provider message', async () => {
+  it('maps invalid params (2013) to 502 with the provider message', async () => {
     const invalid = await failure('invalid-params');
     expect(invalid.code).to.equal('TTS_ERR_UPSTREAM');
     expect(invalid.message).to.contain('out of range');
+  });
+
+  it('maps insufficient balance (1008), a billing stop, to TTS_ERR_UPSTREAM_QUOTA (502, not retryable)', async () => {
     const balance = await failure('insufficient-balance');
-    expect(balance.code).to.equal('TTS_ERR_UPSTREAM');
-    expect(balance.details[0]).to.include({ providerCode: '1008' });
+    expect(balance.code).to.equal('TTS_ERR_UPSTREAM_QUOTA');
+    expect(balance.status).to.equal(502);
+    expect(balance.retryable).to.equal(false);
+    expect(balance.retryAfterSeconds).to.equal(undefined);
+    expect(balance.details[0]).to.include({ providerCode: '1008', providerMessage: 'insufficient balance' });
   });
 
   it('maps an upstream 502 page to TTS_ERR_UPSTREAM', async () => {

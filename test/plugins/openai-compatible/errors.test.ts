@@ -19,6 +19,13 @@ describe('openai-compatible plugin: upstream failures', () => {
     expect(error.retryAfterSeconds).to.equal(10);
   });
 
+  it('maps a relayed 429 insufficient_quota (a billing stop) to TTS_ERR_UPSTREAM_QUOTA without Retry-After', async () => {
+    const error = await failWith('proxy-insufficient-quota', 'TTS_ERR_UPSTREAM_QUOTA', { baseUrl: 'http://llm-proxy.test:4000', apiKey: TEST_KEY }, speechRequest({ model: 'tts-1', voice: 'alloy' }));
+    expect(error.retryable).to.equal(false);
+    expect(error.retryAfterSeconds).to.equal(undefined);
+    expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'insufficient_quota' });
+  });
+
   it('maps 500 to TTS_ERR_UPSTREAM with the server\'s message', async () => {
     const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
     expect(error.message).to.include('CUDA out of memory');

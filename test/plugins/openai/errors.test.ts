@@ -22,6 +22,15 @@ describe('openai plugin: upstream failures', () => {
     expect(error.retryAfterSeconds).to.equal(2);
   });
 
+  it('maps a 429 insufficient_quota (a billing stop) to TTS_ERR_UPSTREAM_QUOTA (502), not retryable, without Retry-After', async () => {
+    const error = await failWith('insufficient-quota', 'TTS_ERR_UPSTREAM_QUOTA');
+    expect(error.status).to.equal(502);
+    expect(error.retryable).to.equal(false);
+    expect(error.retryAfterSeconds).to.equal(undefined);
+    expect(error.message).to.include('quota or billing is exhausted');
+    expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'insufficient_quota' });
+  });
+
   it('maps 500 to TTS_ERR_UPSTREAM (502)', async () => {
     const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
     expect(error.status).to.equal(502);

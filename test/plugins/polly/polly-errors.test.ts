@@ -13,8 +13,7 @@ describe('plugins/polly: upstream failures', () => {
   it('maps 403 UnrecognizedClientException to TTS_ERR_UPSTREAM_AUTH', async () => {
     const error = await failureOfScenario('error-403');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
-    // core's redaction masks words of 24+ characters, so this long type name reaches clients as [redacted].
-    expect(error.details[0]).to.include({ upstreamStatus: 403 });
+    expect(error.details[0]).to.include({ upstreamStatus: 403, providerCode: 'UnrecognizedClientException' });
     expect(error.message).to.contain('security token');
   });
 

@@ -1,0 +1,15 @@
+import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+/**
+ * Deepgram's error bodies (developers.deepgram.com/docs/errors) come in two shapes:
+ * `{err_code, err_msg, request_id}` and the newer `{category, message, details, request_id}`.
+ * A 402 (insufficient credits) is a billing stop by its status alone (core).
+ */
+export function readDeepgramError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
+  const body = parseErrorJson(answer.text);
+  if (!body || (body.err_code === undefined && body.category === undefined)) return readCommonErrorBody(answer.text);
+  return {
+    providerCode: textOf(body.err_code) ?? textOf(body.category),
+    providerMessage: textOf(body.err_msg) ?? [textOf(body.message), textOf(body.details)].filter(Boolean).join(': '),
+  };
+}

@@ -1,0 +1,19 @@
+import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+/**
+ * OpenAI's error body is `{error: {message, type, param, code}}`. A 429 whose code (or type) is
+ * `insufficient_quota` is not a rate limit but a billing stop: "You exceeded your current quota,
+ * please check your plan and billing details" (platform.openai.com/docs/guides/error-codes).
+ * Retrying it never helps, so it is a quota failure with no Retry-After.
+ */
+export function readOpenAiError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
+  const error = parseErrorJson(answer.text)?.error;
+  if (error === null || typeof error !== 'object') return readCommonErrorBody(answer.text);
+  const fields = error as Record<string, unknown>;
+  const billingStop = fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota';
+  return {
+    providerMessage: textOf(fields.message),
+    providerCode: textOf(fields.code) ?? textOf(fields.type),
+    ...(billingStop ? { failure: 'quota' as const } : {}),
+  };
+}
