@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Seconds between the Windows file-time epoch (1601) and the Unix epoch (1970). */
 const WINDOWS_EPOCH_OFFSET_SECONDS = 11_644_473_600;
@@ -36,12 +36,20 @@ export class ServiceClock {
   }
 }
 
-/** The browser identity headers sent with every call. */
+/** What the current Edge browser accepts; the voice list may come back in any of these. */
+export const EDGE_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/**
+ * The browser identity headers sent with every call (the socket upgrade and the voice list), as
+ * current reference clients send them: a `muid` cookie of 32 upper-case hex digits, random for
+ * each connection, and zstd among the accepted encodings.
+ */
 export function edgeBrowserHeaders(clientVersion: string): Record<string, string> {
   const major = clientVersion.split('.')[0];
   return {
     'User-Agent': `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36 Edg/${major}.0.0.0`,
-    'Accept-Encoding': 'gzip, deflate, br',
+    'Accept-Encoding': EDGE_ACCEPT_ENCODING,
     'Accept-Language': 'en-US,en;q=0.9',
+    Cookie: `muid=${randomBytes(16).toString('hex').toUpperCase()}`,
   };
 }

@@ -6,6 +6,7 @@ import type { EdgeOptions } from './options-schema';
 import { edgeTimestamp, speechConfigMessage, ssmlMessage } from './protocol';
 import { EDGE_PROVIDER, HandshakeRefused, readVoiceListError, serviceRefused } from './errors';
 import type { EdgeVoice } from './voice-names';
+import { canDecodeZstd, decodeZstd, isZstdFrame } from './zstd-body';
 
 /** Headers the browser's read-aloud extension adds to the WebSocket upgrade. */
 const SOCKET_HEADERS = { Pragma: 'no-cache', 'Cache-Control': 'no-cache', Origin: 'chrome-extension://jdiccldimpdaibmpdkjnbmckianbfold' };
@@ -59,22 +60,41 @@ export class EdgeClient {
     const url = new URL(this.options.voicesUrl);
     url.searchParams.set('trustedclienttoken', this.options.trustedClientToken);
     this.addToken(url);
+    const headers = { ...edgeBrowserHeaders(this.options.clientVersion), Accept: '*/*' };
+    let body = await this.fetchVoiceList(url, headers, signal);
+    if (isZstdFrame(body) && !canDecodeZstd) {
+      // This Node cannot decode zstd: ask once more without it, as an older browser would.
+      body = await this.fetchVoiceList(url, { ...headers, 'Accept-Encoding': 'gzip, deflate, br' }, signal);
+    }
+    const list = parseUpstreamJson<unknown>(EDGE_PROVIDER, isZstdFrame(body) ? unzstd(body) : body);
+    if (!Array.isArray(list)) throw badUpstreamResponse(EDGE_PROVIDER, 'the voice list is not an array');
+    return list.filter((entry): entry is EdgeVoice => typeof entry?.ShortName === 'string' && typeof entry?.Locale === 'string');
+  }
+
+  private async fetchVoiceList(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<Uint8Array> {
     const response = await upstreamFetch({
       provider: EDGE_PROVIDER,
       fetch: this.fetchImplementation,
       url: url.toString(),
-      headers: { ...edgeBrowserHeaders(this.options.clientVersion), Accept: '*/*' },
+      headers,
       timeoutMs: this.options.timeoutMs,
       signal,
       mapError: readVoiceListError,
     });
-    const body = parseUpstreamJson<unknown>(EDGE_PROVIDER, response.body);
-    if (!Array.isArray(body)) throw badUpstreamResponse(EDGE_PROVIDER, 'the voice list is not an array');
-    return body.filter((entry): entry is EdgeVoice => typeof entry?.ShortName === 'string' && typeof entry?.Locale === 'string');
+    return response.body;
   }
 
   private addToken(url: URL): void {
     url.searchParams.set('Sec-MS-GEC', secMsGec(this.options.trustedClientToken, this.clock.now()));
     url.searchParams.set('Sec-MS-GEC-Version', `1-${this.options.clientVersion}`);
+  }
+}
+
+/** A zstd body this Node can decode; a corrupt one is the service's fault (502). */
+function unzstd(body: Uint8Array): Uint8Array {
+  try {
+    return decodeZstd(body);
+  } catch (error) {
+    throw badUpstreamResponse(EDGE_PROVIDER, `the zstd-compressed voice list could not be decoded (${(error as Error).message})`);
   }
 }

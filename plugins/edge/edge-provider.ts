@@ -5,6 +5,7 @@ import {
   type ProviderAudio,
   type ProviderSynthesisRequest,
   type TtsProvider,
+  type VoiceGender,
   type VoiceInfo,
 } from '../../core';
 import type { EdgeClient } from './edge-client';
@@ -14,6 +15,9 @@ import { localeOfVoice, serviceVoiceName, toVoiceInfo } from './voice-names';
 
 /** Microsoft Edge's read-aloud voices as a gateway provider. */
 export class EdgeProvider implements TtsProvider {
+  /** Each listed voice's gender, which sets the reference frequency of its Hz pitch. */
+  private readonly genders = new Map<string, VoiceGender>();
+
   constructor(private readonly client: EdgeClient) {}
 
   async models(): Promise<readonly ModelInfo[]> {
@@ -22,7 +26,9 @@ export class EdgeProvider implements TtsProvider {
 
   async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
     checkModel(model);
-    return (await this.client.listVoices(signal)).map(toVoiceInfo);
+    const voices = (await this.client.listVoices(signal)).map(toVoiceInfo);
+    for (const voice of voices) this.genders.set(voice.voiceId, voice.gender);
+    return voices;
   }
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
@@ -40,7 +46,7 @@ export class EdgeProvider implements TtsProvider {
       lang: localeOfVoice(request.voice),
       voice: serviceVoiceName(request.voice),
       text: request.text,
-      ...edgeProsody(request),
+      ...edgeProsody(request, this.genders.get(request.voice) ?? 'Unknown'),
     });
     const audio = await this.client.synthesize(ssml, EDGE_OUTPUT_FORMAT, request.signal);
     return { audio, format: 'mp3', warnings };

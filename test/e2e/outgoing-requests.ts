@@ -120,7 +120,9 @@ export const EXPECTED_NATIVE: Readonly<Record<string, Partial<Record<Adjustment,
   'openai-compatible': { speed: (value) => value },
   elevenlabs: { speed: (value) => value },
   azure: { speed: (value) => signed((value - 1) * 100, '%'), pitch: (value) => signed(semitones(value), 'st') },
-  edge: { speed: (value) => signed((value - 1) * 100, '%'), pitch: (value) => signed(semitones(value), 'st') },
+  // Whole percent and whole hertz, as Edge's reference clients send; the stand-in's first voice
+  // (Aria) is female, whose reference is 210 Hz (plugins/edge/README.md).
+  edge: { speed: (value) => signed(Math.round((value - 1) * 100), '%'), pitch: (value) => signed(Math.round(210 * (value - 1)), 'Hz') },
   google: { speed: (value) => value, pitch: (value) => round(semitones(value), 2), volume: (value) => round(decibels(value), 2) },
   polly: { speed: (value) => `${round(value * 100, 1)}%`, volume: (value) => signed(decibels(value), 'dB') },
   minimax: { speed: (value) => value, pitch: (value) => Math.round(semitones(value)) },

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { fixturesRoot } from '../../support/paths';
 
-export type StandInBehaviour = 'speak' | 'refuse' | 'silent' | 'close-early' | 'no-audio';
+export type StandInBehaviour = 'speak' | 'refuse' | 'silent' | 'close-early' | 'no-audio' | 'zstd-voices';
 
 export const TRUSTED_CLIENT_TOKEN = '6A5AA1D4EAFF4E9FB37E23D68491D6F4';
 const ROOT = '/consumer/speech/synthesize/readaloud';
@@ -47,12 +47,34 @@ function audioFrame(requestId: string, audio: Uint8Array): Buffer {
   return Buffer.concat([length, headers, audio]);
 }
 
+/**
+ * Bytes as a zstd frame of raw (stored) blocks, written from RFC 8878: magic, a single-segment
+ * frame header with a 4-byte content size, then blocks of at most 128 KiB, the last one flagged.
+ */
+export function zstdStoredFrame(bytes: Uint8Array): Buffer {
+  const header = Buffer.alloc(9);
+  header.writeUInt32LE(0xfd2fb528, 0);
+  header[4] = 0xa0; // content size in 4 bytes, single segment, no checksum, no dictionary
+  header.writeUInt32LE(bytes.byteLength, 5);
+  const blocks: Buffer[] = [header];
+  const blockSize = 128 * 1024;
+  for (let start = 0; start < bytes.byteLength; start += blockSize) {
+    const block = bytes.subarray(start, start + blockSize);
+    const last = start + blockSize >= bytes.byteLength ? 1 : 0;
+    const blockHeader = Buffer.alloc(3);
+    blockHeader.writeUIntLE((block.byteLength << 3) | last, 0, 3); // block type 0: raw
+    blocks.push(blockHeader, Buffer.from(block));
+  }
+  return Buffer.concat(blocks);
+}
+
 export class EdgeStandIn {
   behaviour: StandInBehaviour = 'speak';
   /** The stand-in's clock relative to this machine's (the service's clock may differ). */
   clockOffsetMs = 0;
   readonly connections: ReceivedConnection[] = [];
   readonly voiceRequests: URL[] = [];
+  readonly voiceRequestHeaders: IncomingHttpHeaders[] = [];
   refusals = 0;
   private readonly audio = fixtureAudio();
   private readonly sockets = new WebSocketServer({ noServer: true });
@@ -131,9 +153,14 @@ export class EdgeStandIn {
   private voices(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', `http://${this.origin}`);
     this.voiceRequests.push(url);
+    this.voiceRequestHeaders.push(request.headers);
     if (url.pathname !== `${ROOT}/voices/list`) return void response.writeHead(404).end();
     if (this.behaviour === 'refuse' || !this.tokenValid(url)) return void response.writeHead(403, { 'Content-Length': '0' }).end();
     const body = readFileSync(join(fixturesRoot, 'edge', 'voices-list.json'));
+    if (this.behaviour === 'zstd-voices' && String(request.headers['accept-encoding']).includes('zstd')) {
+      response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'zstd' }).end(zstdStoredFrame(body));
+      return;
+    }
     response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(body);
   }
 }

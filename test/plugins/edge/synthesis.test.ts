@@ -25,11 +25,23 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
     expect(ssml.headers).to.include({ Path: 'ssml', 'Content-Type': 'application/ssml+xml' });
     expect(ssml.headers['X-RequestId']).to.match(/^[0-9a-f]{32}$/);
     expect(ssml.headers['X-Timestamp']).to.match(/^\w{3} \w{3} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT\+0000 \(Coordinated Universal Time\)Z$/);
+    // Aria has not been listed yet, so her gender is unknown: the 160 Hz reference applies.
     expect(ssml.body).to.equal(
       "<speak version='1.0' xmlns='http://www.w3.org/2001/10/synthesis' xml:lang='en-US'>" +
         "<voice name='Microsoft Server Speech Text to Speech Voice (en-US, AriaNeural)'>" +
-        "<prosody rate='+100%' pitch='+7.02st'>Fish &amp; &lt;chips&gt;</prosody></voice></speak>",
+        "<prosody rate='+100%' pitch='+80Hz'>Fish &amp; &lt;chips&gt;</prosody></voice></speak>",
     );
+  });
+
+  it('sends integer percent rates and integer relative Hz pitches from the listed voice gender', async () => {
+    const provider = await createEdge(standIn);
+    await provider.voices('edge-tts');
+    await provider.synthesize(speechRequest({ speed: 1.234, pitch: 1.5 }));
+    await provider.synthesize(speechRequest({ voice: 'de-DE-ConradNeural', speed: 0.5, pitch: 0.5 }));
+    await provider.synthesize(speechRequest({ voice: 'en-US-EmmaMultilingualNeural', speed: 0.996, pitch: 1.002 }));
+    const prosody = standIn.connections.map((connection) => /<prosody ([^>]*)>/.exec(splitFrame(connection.messages[1]).body)?.[1]);
+    // Female reference 210 Hz, male 120 Hz: 1.5 x 210 is +105 Hz, 0.5 x 120 is -60 Hz.
+    expect(prosody).to.deep.equal(["rate='+23%' pitch='+105Hz'", "rate='-50%' pitch='-60Hz'", "rate='+0%' pitch='+0Hz'"]);
   });
 
   it('presents the browser identity and a current Sec-MS-GEC token on the upgrade', async () => {
@@ -45,6 +57,18 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
     expect(connection.url.searchParams.get('Sec-MS-GEC-Version')).to.equal('1-143.0.3650.96');
     expect(connection.headers.origin).to.equal('chrome-extension://jdiccldimpdaibmpdkjnbmckianbfold');
     expect(connection.headers['user-agent']).to.include('Edg/143.0.0.0');
+    expect(connection.headers['accept-encoding']).to.equal('gzip, deflate, br, zstd');
+    expect(connection.headers.cookie).to.match(/^muid=[0-9A-F]{32}$/);
+  });
+
+  it('sends a fresh random MUID cookie with every connection, as the reference clients do', async () => {
+    const provider = await createEdge(standIn);
+    await provider.synthesize(speechRequest());
+    await provider.synthesize(speechRequest());
+    const [first, second] = standIn.connections.map((connection) => connection.headers.cookie);
+    expect(first).to.match(/^muid=[0-9A-F]{32}$/);
+    expect(second).to.match(/^muid=[0-9A-F]{32}$/);
+    expect(first).to.not.equal(second);
   });
 
   it('sends no prosody at default settings and takes xml:lang from a dialect voice id', async () => {
