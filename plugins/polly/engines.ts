@@ -15,14 +15,18 @@ export interface PollyEngine {
 /** PCM is s16le mono at 8000 or 16000 Hz only; 16000 is Polly's default and the better one. */
 export const PCM_SAMPLE_RATE = 16_000;
 
+/** `ogg_opus` takes one SampleRate only, "48000" (SynthesizeSpeech API reference). */
+export const OPUS_SAMPLE_RATE = 48_000;
+
 /**
- * mp3 and pcm are declared; ogg_vorbis is not (Vorbis is not Opus: the gateway makes opus).
+ * mp3, opus (Polly's `ogg_opus`, Opus in Ogg) and pcm are declared; ogg_vorbis is not (Vorbis is
+ * not Opus). The API reference puts no engine restriction on `ogg_opus`.
  * Prosody: `rate` 20%..200% and `volume` in dB work on every engine; `pitch` only on standard,
  * as a percentage of the baseline without a documented range, so the gateway does pitch itself.
  * 3,000 billed characters per call (SSML tags are not billed).
  */
 const capabilities: ModelCapabilities = {
-  formats: ['mp3', 'pcm'] as readonly AudioFormat[],
+  formats: ['mp3', 'opus', 'pcm'] as readonly AudioFormat[],
   speed: { min: 0.2, max: 2 },
   volume: { min: 0.5, max: 2 },
   maxInputChars: 3000,

@@ -8,13 +8,17 @@ export interface PollyOptions {
   readonly secretAccessKey: string;
   /** Temporary credentials (STS) come with a session token. */
   readonly sessionToken?: string;
-  /** Defaults to `https://polly.{region}.amazonaws.com`. */
+  /** Defaults to `https://polly.{region}.amazonaws.com` (`.amazonaws.com.cn` in the China regions). */
   readonly baseUrl?: string;
   readonly timeoutMs: number;
 }
 
-export function pollyBaseUrl(options: PollyOptions): string {
-  return (options.baseUrl ?? `https://polly.${options.region}.amazonaws.com`).replace(/\/+$/, '');
+/** The China regions (cn-north-1, cn-northwest-1) are a separate AWS partition with its own domain. */
+const CHINA_REGION = /^cn-/;
+
+export function pollyBaseUrl(options: Pick<PollyOptions, 'region' | 'baseUrl'>): string {
+  const domain = CHINA_REGION.test(options.region) ? 'amazonaws.com.cn' : 'amazonaws.com';
+  return (options.baseUrl ?? `https://polly.${options.region}.${domain}`).replace(/\/+$/, '');
 }
 
 export const pollyOptionsSchema: JsonSchema = {
@@ -26,7 +30,7 @@ export const pollyOptionsSchema: JsonSchema = {
     accessKeyId: { type: 'string', minLength: 1, description: 'usually ${AWS_ACCESS_KEY_ID}' },
     secretAccessKey: { type: 'string', minLength: 1, description: 'usually ${AWS_SECRET_ACCESS_KEY}' },
     sessionToken: { type: 'string', minLength: 1, description: 'usually ${AWS_SESSION_TOKEN}, for temporary credentials' },
-    baseUrl: { type: 'string', pattern: '^https?://', description: 'default https://polly.{region}.amazonaws.com' },
+    baseUrl: { type: 'string', pattern: '^https?://', description: 'default https://polly.{region}.amazonaws.com (amazonaws.com.cn in cn-* regions)' },
     timeoutMs: { type: 'integer', minimum: 1, default: 30_000 },
   },
 };

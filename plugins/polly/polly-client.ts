@@ -3,6 +3,7 @@ import { signedHeaders } from './aws-signer';
 import { readPollyError } from './errors';
 import type { PollyEngineName } from './engines';
 import { pollyBaseUrl, type PollyOptions } from './options-schema';
+import type { PollyOutput } from './output-formats';
 import type { PollyText } from './ssml';
 import type { PollyVoice } from './voices';
 
@@ -13,12 +14,11 @@ const MAX_PAGES = 50;
 /** The body of SynthesizeSpeech (`POST /v1/speech`). */
 export interface SynthesizeSpeechBody extends PollyText {
   readonly Engine: PollyEngineName;
-  readonly OutputFormat: 'mp3' | 'pcm';
+  readonly OutputFormat: PollyOutput['outputFormat'];
   readonly SampleRate: string;
   readonly VoiceId: string;
 }
 
-const CONTENT_TYPES: Record<SynthesizeSpeechBody['OutputFormat'], string> = { mp3: 'audio/mpeg', pcm: 'audio/pcm' };
 
 /** Polly's two REST calls, signed with SigV4 and sent through core's upstreamFetch. */
 export class PollyClient {
@@ -43,11 +43,11 @@ export class PollyClient {
     throw badUpstreamResponse(PROVIDER, `the voice list did not end within ${MAX_PAGES} pages`);
   }
 
-  /** SynthesizeSpeech: the answer is the audio itself, with its Content-Type. */
-  async synthesizeSpeech(body: SynthesizeSpeechBody, signal: AbortSignal): Promise<Uint8Array> {
+  /** SynthesizeSpeech: the answer is the audio itself, with one of the output's Content-Types. */
+  async synthesizeSpeech(body: SynthesizeSpeechBody, output: PollyOutput, signal: AbortSignal): Promise<Uint8Array> {
     const response = await this.call('POST', '/v1/speech', JSON.stringify(body), signal);
     const contentType = response.headers.get('content-type') ?? '';
-    if (!contentType.startsWith(CONTENT_TYPES[body.OutputFormat])) {
+    if (!output.contentTypes.some((expected) => contentType.startsWith(expected))) {
       throw badUpstreamResponse(PROVIDER, `asked for ${body.OutputFormat}, got Content-Type '${contentType || 'none'}'`);
     }
     if (response.body.byteLength === 0) throw badUpstreamResponse(PROVIDER, 'the audio is empty');

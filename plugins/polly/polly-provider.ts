@@ -1,6 +1,7 @@
 import { GatewayError, type ModelInfo, type ProviderAudio, type ProviderSynthesisRequest, type TtsProvider, type VoiceInfo } from '../../core';
-import { findEngine, PCM_SAMPLE_RATE, POLLY_ENGINES, toModelInfo, type PollyEngine } from './engines';
+import { findEngine, POLLY_ENGINES, toModelInfo, type PollyEngine } from './engines';
 import type { PollyOptions } from './options-schema';
+import { POLLY_OUTPUTS } from './output-formats';
 import { PollyClient } from './polly-client';
 import { toPollyText } from './ssml';
 import { voicesOfEngine } from './voices';
@@ -30,13 +31,15 @@ export class PollyProvider implements TtsProvider {
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     const engine = engineOf(request.model);
-    if (request.format !== 'mp3' && request.format !== 'pcm') {
+    const output = POLLY_OUTPUTS[request.format];
+    if (!output) {
       throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Amazon Polly does not return ${request.format} natively`, { details: [{ field: 'format', reason: 'not_native' }] });
     }
     const warnings = request.pitch !== undefined && request.pitch !== 1 ? [`pitch ${request.pitch} is not native for ${request.model}; not applied by Polly`] : [];
-    const sampleRate = request.format === 'pcm' ? PCM_SAMPLE_RATE : engine.mp3SampleRate;
+    const sampleRate = output.sampleRate(engine);
     const audio = await this.client.synthesizeSpeech(
-      { Engine: engine.engine, OutputFormat: request.format, SampleRate: String(sampleRate), VoiceId: request.voice, ...toPollyText(request) },
+      { Engine: engine.engine, OutputFormat: output.outputFormat, SampleRate: String(sampleRate), VoiceId: request.voice, ...toPollyText(request) },
+      output,
       request.signal,
     );
     return { audio, format: request.format, sampleRate, warnings };

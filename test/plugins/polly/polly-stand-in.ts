@@ -14,6 +14,7 @@ function recorded(scenario: string): FixtureDefinition[] {
 const AUDIO: Record<string, { scenario: string; contentType: string }> = {
   mp3: { scenario: 'synthesize-mp3', contentType: 'audio/mpeg' },
   pcm: { scenario: 'synthesize-pcm', contentType: 'audio/pcm' },
+  ogg_opus: { scenario: 'synthesize-opus', contentType: 'audio/ogg' },
 };
 
 function headerOf(init: RequestInit | undefined, name: string): string | undefined {

@@ -3,6 +3,7 @@ import { decodeForTest, speechDurationSeconds } from '../../support/audio-analys
 import { replayFixture } from '../../support/nock-fixtures';
 import { createPolly, parseAuthorization, synthesisRequest, TEST_CREDENTIALS } from './polly-test-setup';
 import { expectedSignature } from './sigv4-reference';
+import { pollyBaseUrl } from '../../../plugins/polly/options-schema';
 
 describe('plugins/polly: synthesis', () => {
   it('signs with SigV4 and puts speed and volume into escaped SSML prosody (mp3, neural)', async () => {
@@ -71,11 +72,50 @@ describe('plugins/polly: synthesis', () => {
     }
   });
 
-  it('declares mp3 and pcm, speed 0.2-2.0 and volume natively, pitch never (the gateway does it)', async () => {
+  it('asks for ogg_opus at 48 kHz for opus and returns the Ogg Opus as it came', async () => {
+    const replay = await replayFixture('polly', 'synthesize-opus');
+    try {
+      const result = await (await createPolly()).synthesize(synthesisRequest({ format: 'opus' }));
+      expect(JSON.parse(replay.requests[0].body)).to.deep.equal({
+        Engine: 'neural', OutputFormat: 'ogg_opus', SampleRate: '48000', VoiceId: 'Joanna', TextType: 'text', Text: 'Hello.',
+      });
+      expect(result).to.include({ format: 'opus', sampleRate: 48000 });
+      expect(Buffer.from(result.audio.subarray(0, 4)).toString('latin1')).to.equal('OggS');
+      expect(Buffer.from(result.audio.subarray(28, 36)).toString('latin1')).to.equal('OpusHead');
+    } finally {
+      replay.done();
+    }
+  });
+
+  it('calls the amazonaws.com.cn host in the China regions, signed for that region', async () => {
+    const replay = await replayFixture('polly', 'synthesize-pcm-china');
+    try {
+      const provider = await createPolly({ region: 'cn-north-1' });
+      await provider.synthesize(synthesisRequest({ model: 'polly-standard', voice: 'Matthew', format: 'pcm' }));
+      const [request] = replay.requests;
+      const authorization = parseAuthorization(request.headers.authorization);
+      expect(authorization.region).to.equal('cn-north-1');
+      const scope = { date: authorization.date, region: 'cn-north-1', service: 'polly' };
+      expect(authorization.signature).to.equal(
+        expectedSignature(request, 'polly.cn-north-1.amazonaws.com.cn', TEST_CREDENTIALS.secretAccessKey, authorization.signedHeaders, scope),
+      );
+    } finally {
+      replay.done();
+    }
+  });
+
+  it('derives the endpoint from the region: amazonaws.com.cn for cn-north-1 and cn-northwest-1, amazonaws.com elsewhere', () => {
+    const base = { ...TEST_CREDENTIALS, timeoutMs: 5000 };
+    expect(pollyBaseUrl({ ...base, region: 'cn-northwest-1' })).to.equal('https://polly.cn-northwest-1.amazonaws.com.cn');
+    expect(pollyBaseUrl({ ...base, region: 'eu-central-1' })).to.equal('https://polly.eu-central-1.amazonaws.com');
+    expect(pollyBaseUrl({ ...base, region: 'cn-north-1', baseUrl: 'https://polly.example.test/' })).to.equal('https://polly.example.test');
+  });
+
+  it('declares mp3, opus and pcm, speed 0.2-2.0 and volume natively, pitch never (the gateway does it)', async () => {
     const models = await (await createPolly()).models();
     expect(models.map((model) => model.name)).to.deep.equal(['polly-standard', 'polly-neural', 'polly-long-form', 'polly-generative']);
     for (const model of models) {
-      expect(model.capabilities).to.deep.include({ formats: ['mp3', 'pcm'], speed: { min: 0.2, max: 2 }, maxInputChars: 3000 });
+      expect(model.capabilities).to.deep.include({ formats: ['mp3', 'opus', 'pcm'], speed: { min: 0.2, max: 2 }, maxInputChars: 3000 });
       expect(model.capabilities.pitch).to.equal(undefined);
     }
   });
