@@ -11,19 +11,20 @@ function apiRoot(baseUrl: string): string {
 
 const authorization = (options: DeepgramOptions) => ({ authorization: `Token ${options.apiKey}` });
 
-/** `POST /v1/speak?model=<voice>&...` with `{text}`; returns the audio bytes. */
+/** `POST /v1/speak?model=<voice>&...[&speed=]` with `{text}`; returns the audio bytes. */
 export async function requestSpeech(
   options: DeepgramOptions,
   fetchFunction: typeof fetch,
   voice: string,
   format: AudioFormat,
+  speed: number | undefined,
   text: string,
   signal: AbortSignal,
 ): Promise<Uint8Array> {
   const response = await upstreamFetch({
     provider: PROVIDER,
     fetch: fetchFunction,
-    url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(voice, format)}`,
+    url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(voice, format, speed)}`,
     method: 'POST',
     headers: { ...authorization(options), 'content-type': 'application/json' },
     body: JSON.stringify({ text }),

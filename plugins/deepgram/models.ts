@@ -1,19 +1,26 @@
 import type { ModelCapabilities, ModelInfo } from '../../core';
 import { DEEPGRAM_FORMATS } from './output-formats';
 
+/** The REST speak endpoint takes at most 2,000 characters per request. */
+const MAX_INPUT_CHARS = 2000;
+
 /**
- * The REST speak endpoint takes at most 2,000 characters and has no speed, pitch or volume
- * parameter, so the gateway's DSP does all three.
+ * Aura-2 takes a native `speed` query parameter, a rate multiplier of 0.7..1.5 (Deepgram's "TTS
+ * Voice Controls"; for Spanish voices Deepgram recommends 0.9..1.5). Aura (first generation) has
+ * none. Neither has pitch or volume: the gateway's DSP does them.
  */
-const capabilities: ModelCapabilities = { formats: DEEPGRAM_FORMATS, maxInputChars: 2000 };
+const aura2: ModelCapabilities = { formats: DEEPGRAM_FORMATS, speed: { min: 0.7, max: 1.5 }, maxInputChars: MAX_INPUT_CHARS };
+const aura: ModelCapabilities = { formats: DEEPGRAM_FORMATS, maxInputChars: MAX_INPUT_CHARS };
 
 /**
  * The catalog's models are Deepgram's model families (its `architecture`); each voice id is a
  * full Deepgram model id (`aura-2-thalia-en`), sent as `?model=`.
  */
 export const DEEPGRAM_MODELS: readonly ModelInfo[] = [
-  { name: 'aura-2', description: 'Deepgram Aura-2 (English, Spanish, German, French, Dutch, Italian, Japanese voices)', capabilities },
-  { name: 'aura', description: 'Deepgram Aura, first generation (English voices)', capabilities },
+  { name: 'aura-2', description: 'Deepgram Aura-2 (English, Spanish, German, French, Dutch, Italian, Japanese voices)', capabilities: aura2 },
+  // Deepgram still serves Aura on /v1/speak but recommends newer models; some resellers
+  // (LiveKit Inference) retired it on 13 February 2026.
+  { name: 'aura', description: 'Deepgram Aura, first generation (English voices; legacy: Deepgram recommends aura-2)', capabilities: aura },
 ];
 
 export function isDeepgramModel(name: string): boolean {

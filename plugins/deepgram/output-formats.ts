@@ -24,7 +24,10 @@ export const SPEAK_FORMATS: Readonly<Record<AudioFormat, SpeakFormat>> = {
 
 export const DEEPGRAM_FORMATS = Object.keys(SPEAK_FORMATS) as AudioFormat[];
 
-/** `?model=<voice>&encoding=...`: with Aura the voice is the model. */
-export function speakQuery(voice: string, format: AudioFormat): string {
-  return new URLSearchParams({ model: voice, ...SPEAK_FORMATS[format].query }).toString();
+/**
+ * `?model=<voice>&encoding=...[&speed=s]`: with Aura the voice is the model; an Aura-2 speed is the
+ * multiplier as it is (the planner sends one only inside 0.7..1.5 and omits 1.0).
+ */
+export function speakQuery(voice: string, format: AudioFormat, speed?: number): string {
+  return new URLSearchParams({ model: voice, ...SPEAK_FORMATS[format].query, ...(speed !== undefined ? { speed: String(speed) } : {}) }).toString();
 }

@@ -41,12 +41,12 @@ export class DeepgramProvider implements TtsProvider {
     }
   }
 
-  /** The voice is Deepgram's model id; speed, pitch and volume never reach here (none native). */
+  /** The voice is Deepgram's model id; a speed comes only for Aura-2 (pitch and volume are never native). */
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     if (familyOfVoice(request.voice) !== request.model) {
       throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${request.voice}' is not a ${request.model} voice`);
     }
-    const audio = await requestSpeech(this.options, this.context.fetch, request.voice, request.format, request.text, request.signal);
+    const audio = await requestSpeech(this.options, this.context.fetch, request.voice, request.format, request.speed, request.text, request.signal);
     const sampleRate = SPEAK_FORMATS[request.format].sampleRate;
     return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate } : {}), warnings: [] };
   }

@@ -96,7 +96,14 @@ export const SYNTHESIS_READERS: Readonly<Record<string, (calls: readonly Outgoin
       text: body.text('text'),
       prosody: prosody({ speed: body.number('voice_setting', 'speed'), pitch: body.number('voice_setting', 'pitch') }),
     })),
-  deepgram: (calls) => bodiesTo(calls, (path) => path === '/v1/speak').map((body) => ({ text: body.text('text'), prosody: {} })),
+  // Aura-2's speed travels in the query, the text in the body.
+  deepgram: (calls) =>
+    calls
+      .filter((call) => call.url.pathname === '/v1/speak')
+      .map((call) => {
+        const speed = call.url.searchParams.get('speed');
+        return { text: new JsonBody(call).text('text'), prosody: prosody({ speed: speed === null ? undefined : Number(speed) }) };
+      }),
   cartesia: (calls) =>
     bodiesTo(calls, (path) => path === '/tts/bytes').map((body) => ({ text: body.text('transcript'), prosody: prosody({ speed: body.number('generation_config', 'speed') }) })),
 };
@@ -127,4 +134,5 @@ export const EXPECTED_NATIVE: Readonly<Record<string, Partial<Record<Adjustment,
   polly: { speed: (value) => `${round(value * 100, 1)}%`, volume: (value) => signed(decibels(value), 'dB') },
   minimax: { speed: (value) => value, pitch: (value) => Math.round(semitones(value)) },
   cartesia: { speed: (value) => value },
+  deepgram: { speed: (value) => value },
 };

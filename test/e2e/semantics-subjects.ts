@@ -53,7 +53,7 @@ export const SUBJECTS: readonly SemanticsSubject[] = [
   cloud('google', ['google-standard', 'google-studio', 'google-chirp-hd'], google),
   cloud('polly', ['polly-neural'], polly),
   cloud('minimax', ['speech-2.8-hd'], minimax),
-  cloud('deepgram', ['aura-2'], deepgram),
+  cloud('deepgram', ['aura-2', 'aura'], deepgram),
   cloud('cartesia', ['sonic-3', 'sonic-2'], cartesia),
   {
     pluginId: 'edge',

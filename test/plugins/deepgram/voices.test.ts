@@ -3,14 +3,18 @@ import { replayFixture } from '../../support/nock-fixtures';
 import { createDeepgram } from './provider-helpers';
 
 describe('deepgram plugin: models and voices', () => {
-  it('lists the Aura families with their formats and the 2,000-character limit, nothing native', async () => {
+  it('lists the Aura families with their formats and the 2,000-character limit; native speed 0.7..1.5 on aura-2 only', async () => {
     const { provider } = await createDeepgram();
     const models = await provider.models();
     expect(models.map((model) => model.name)).to.deep.equal(['aura-2', 'aura']);
-    const capabilities = models[0].capabilities;
-    expect(capabilities.formats).to.have.members(['mp3', 'wav', 'pcm', 'opus', 'flac', 'aac']);
-    expect(capabilities.maxInputChars).to.equal(2000);
-    expect(capabilities).to.not.have.any.keys('speed', 'pitch', 'volume');
+    for (const { capabilities } of models) {
+      expect(capabilities.formats).to.have.members(['mp3', 'wav', 'pcm', 'opus', 'flac', 'aac']);
+      expect(capabilities.maxInputChars).to.equal(2000);
+      expect(capabilities).to.not.have.any.keys('pitch', 'volume');
+    }
+    expect(models[0].capabilities.speed).to.deep.equal({ min: 0.7, max: 1.5 });
+    expect(models[1].capabilities).to.not.have.property('speed');
+    expect(models[1].description).to.include('legacy');
   });
 
   it('lists a family voices from GET /v1/models with gender from the tags', async () => {
