@@ -25,16 +25,26 @@ const KNOWN_LIMITS: Readonly<Record<string, number>> = {
 };
 /** When neither the listing nor the table knows a model, stay at the smallest known limit. */
 const CAUTIOUS_LIMIT = 5000;
+
+/**
+ * The longest chunk the plugin sends in one call, whatever the model allows: about two minutes
+ * of speech (English is spoken at about 15 characters a second). Flash v2.5 takes 40,000
+ * characters, some 40 minutes of audio, which no 30 s `timeoutMs` (nor the gateway's 60 s
+ * synthesis deadline) would let finish; shorter chunks finish in time and the gateway
+ * synthesizes them in parallel (`synthesis.chunkConcurrency`).
+ */
+export const MAX_CHUNK_CHARS = 2000;
 const FALLBACK_MODELS = ['eleven_multilingual_v2', 'eleven_v3', 'eleven_flash_v2_5', 'eleven_turbo_v2_5'];
 
 const positiveInteger = (value: unknown): number | undefined => (Number.isInteger(value) && (value as number) > 0 ? (value as number) : undefined);
 
 export function toModelInfo(modelId: string, listed: ElevenLabsModel = {}): ModelInfo {
-  const maxInputChars =
+  const modelLimit =
     positiveInteger(listed.maximum_text_length_per_request) ??
     positiveInteger(listed.max_characters_request_subscribed_user) ??
     KNOWN_LIMITS[modelId] ??
     CAUTIOUS_LIMIT;
+  const maxInputChars = Math.min(modelLimit, MAX_CHUNK_CHARS);
   return {
     name: modelId,
     description: typeof listed.name === 'string' ? `ElevenLabs ${listed.name}` : `ElevenLabs ${modelId}`,

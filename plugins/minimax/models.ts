@@ -7,13 +7,17 @@ export const MINIMAX_FORMATS: readonly AudioFormat[] = ['mp3', 'wav', 'flac', 'p
  * One capability set for every model: `speed` 0.5..2 is a rate multiplier; `pitch` is whole
  * semitones -12..+12, i.e. a multiplier 0.5..2.0 (see t2a-body.ts for the rounding). `vol` is not
  * declared: MiniMax documents only "(0, 10], higher is louder", not a linear amplitude, so the
- * gateway's exact gain does volume. The synchronous T2A call takes text "under 10,000 characters".
+ * gateway's exact gain does volume. The synchronous T2A call takes text "under 10,000 characters",
+ * some ten minutes of audio, which no 30 s `timeoutMs` (nor the gateway's 60 s synthesis deadline)
+ * would let finish. A chunk is capped at 1,000 characters: about three and a half minutes of
+ * Mandarin (spoken at 4 to 5 characters a second), MiniMax's main language, and about a minute of
+ * English (15 characters a second); the gateway synthesizes the chunks in parallel.
  */
 const capabilities: ModelCapabilities = {
   formats: MINIMAX_FORMATS,
   speed: { min: 0.5, max: 2 },
   pitch: { min: 0.5, max: 2 },
-  maxInputChars: 9999,
+  maxInputChars: 1000,
 };
 
 const described: readonly [string, string][] = [

@@ -47,7 +47,7 @@ export const SUBJECTS: readonly SemanticsSubject[] = [
   // gpt-4o-mini-tts differs only in taking instructions, which is its own capability shape.
   cloud('openai', ['tts-1', 'gpt-4o-mini-tts'], openAi),
   cloud('openai-compatible', ['kokoro-kokoro'], openAiCompatible),
-  // The recorded model list: limits of 10,000, 5,000, 40,000 and (unlisted) 40,000 characters.
+  // The recorded model list: each model's limit (10,000, 5,000, 40,000) is capped at 2,000 characters.
   cloud('elevenlabs', ['eleven_multilingual_v2', 'eleven_v3', 'eleven_flash_v2_5'], elevenlabs),
   cloud('azure', ['azure-tts'], azure),
   cloud('google', ['google-standard', 'google-studio', 'google-chirp-hd'], google),

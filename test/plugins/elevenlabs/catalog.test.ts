@@ -2,16 +2,17 @@ import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { type LoggedWarning } from '../../support/plugin-test-context';
+import { toModelInfo } from '../../../plugins/elevenlabs/models';
 import { createElevenLabs, RACHEL, TEST_KEY } from './elevenlabs-harness';
 
 describe('elevenlabs plugin: models', () => {
-  it('lists only text-to-speech models, with each model\'s character limit', async () => {
+  it('lists only text-to-speech models, each chunk capped at 2,000 characters (about two minutes of speech)', async () => {
     const replay = await replayFixture('elevenlabs', 'models');
     try {
       const provider = await createElevenLabs();
       const models = await provider.models();
       const limits = Object.fromEntries(models.map((model) => [model.name, model.capabilities.maxInputChars]));
-      expect(limits).to.deep.equal({ eleven_multilingual_v2: 10000, eleven_v3: 5000, eleven_flash_v2_5: 40000, eleven_turbo_v2_5: 40000 });
+      expect(limits).to.deep.equal({ eleven_multilingual_v2: 2000, eleven_v3: 2000, eleven_flash_v2_5: 2000, eleven_turbo_v2_5: 2000 });
       expect(models[0].description).to.equal('ElevenLabs Eleven Multilingual v2');
       expect(replay.requests[0].headers['xi-api-key']).to.equal(TEST_KEY);
     } finally {
@@ -47,9 +48,14 @@ describe('elevenlabs plugin: models', () => {
     const provider = await createElevenLabs({ models: ['eleven_v3', 'eleven_some_future_model'] });
     const models = await provider.models();
     expect(models.map((model) => [model.name, model.capabilities.maxInputChars])).to.deep.equal([
-      ['eleven_v3', 5000],
-      ['eleven_some_future_model', 5000],
+      ['eleven_v3', 2000],
+      ['eleven_some_future_model', 2000],
     ]);
+  });
+
+  it("keeps a model's own limit when it is below the chunk cap", () => {
+    expect(toModelInfo('eleven_small', { maximum_text_length_per_request: 1200 }).capabilities.maxInputChars).to.equal(1200);
+    expect(toModelInfo('eleven_flash_v2_5', { maximum_text_length_per_request: 40000 }).capabilities.maxInputChars).to.equal(2000);
   });
 });
 
