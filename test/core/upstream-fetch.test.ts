@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { GatewayError, parseRetryAfter, upstreamAudio, upstreamFetch, parseUpstreamJson, redactSecrets } from '../../core';
+import { GatewayError, parseRetryAfter, upstreamAudio, upstreamFetch, upstreamStream, parseUpstreamJson, redactSecrets } from '../../core';
 import { expectGatewayError } from '../support/gateway-error-assertions';
 
 describe('core/http upstreamFetch', () => {
@@ -91,6 +91,22 @@ describe('core/http upstreamFetch', () => {
     expect(await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/x', timeoutMs: 2000, mapError }))).to.equal(refused);
     const fallback = await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/y', timeoutMs: 2000, mapError }), 'TTS_ERR_UPSTREAM_AUTH');
     expect(fallback.details[0]).to.include({ providerMessage: 'forbidden' });
+  });
+
+  it('reads a streamed call\'s error answer with the same mapError', async () => {
+    nock('https://api.acme.test').post('/stream').reply(429, { error: { code: 'insufficient_quota', message: 'out of credit' } });
+    const error = await expectGatewayError(
+      upstreamStream({
+        provider: 'Acme',
+        fetch,
+        url: 'https://api.acme.test/stream',
+        method: 'POST',
+        timeoutMs: 2000,
+        mapError: (answer) => ({ failure: JSON.parse(answer.text).error.code === 'insufficient_quota' ? 'quota' : undefined, providerCode: 'insufficient_quota' }),
+      }),
+      'TTS_ERR_UPSTREAM_QUOTA',
+    );
+    expect(error.retryAfterSeconds).to.equal(undefined);
   });
 
   it('maps a missed deadline to 504', async () => {
