@@ -1,6 +1,6 @@
 import { definePlugin } from '../../core';
-import { AzureClient } from './azure-client';
-import { AzureProvider } from './azure-provider';
+import { AzureClient } from './client';
+import { AzureProvider } from './provider';
 import { azureOptionsSchema, type AzureOptions } from './options-schema';
 
 /** Azure AI Speech text to speech (neural voices, SSML over REST). */

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '../../core';
 import { AZURE_FORMATS } from './output-formats';
-import { AZURE_PROSODY } from './prosody-mapping';
+import { AZURE_PROSODY } from './request-body';
 
 export const AZURE_MODEL_NAME = 'azure-tts';
 

@@ -1,4 +1,5 @@
 import { badUpstreamResponse, type VoiceGender, type VoiceInfo } from '../../core';
+import { PROVIDER } from './errors';
 
 /** One entry of `GET /cognitiveservices/voices/list` (the fields the gateway reads). */
 export interface AzureVoice {
@@ -18,7 +19,7 @@ const GENDERS: Readonly<Record<string, VoiceGender>> = { male: 'Male', female: '
 
 /** Checks the voice list's shape; a body of another shape is the provider's fault (502). */
 export function parseAzureVoices(body: unknown): AzureVoice[] {
-  if (!Array.isArray(body)) throw badUpstreamResponse('Azure Speech', 'the voice list is not an array');
+  if (!Array.isArray(body)) throw badUpstreamResponse(PROVIDER, 'the voice list is not an array');
   return body.filter((entry): entry is AzureVoice => {
     const voice = entry as Partial<AzureVoice> | null;
     return typeof voice?.ShortName === 'string' && typeof voice.Locale === 'string';

@@ -1,9 +1,8 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
-import { readCartesiaError } from './errors';
+import { PROVIDER, readCartesiaError } from './errors';
 import type { CartesiaOptions } from './options-schema';
-import type { TtsBody } from './tts-body';
+import type { TtsBody } from './request-body';
 
-export const PROVIDER = 'Cartesia';
 
 function headers(options: CartesiaOptions): Record<string, string> {
   return { authorization: `Bearer ${options.apiKey}`, 'cartesia-version': options.version };

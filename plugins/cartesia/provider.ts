@@ -1,16 +1,9 @@
-import {
-  GatewayError,
-  type ModelInfo,
-  type PluginContext,
-  type ProviderAudio,
-  type ProviderSynthesisRequest,
-  type TtsProvider,
-  type VoiceInfo,
-} from '../../core';
+import type { ModelInfo, PluginContext, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
 import { requestSpeech } from './client';
+import { unknownModel } from './errors';
 import { CARTESIA_MODELS, findCartesiaModel } from './models';
 import type { CartesiaOptions } from './options-schema';
-import { buildTtsBody } from './tts-body';
+import { buildTtsBody } from './request-body';
 import { listCartesiaVoices } from './voices';
 
 /** One configured Cartesia account: Sonic models, the account's voice library, `/tts/bytes`. */
@@ -26,7 +19,7 @@ export class CartesiaProvider implements TtsProvider {
 
   /** Voices are not tied to a model: every Sonic model speaks with the whole library. */
   async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
-    if (!findCartesiaModel(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Cartesia has no speech model '${model}'`);
+    if (!findCartesiaModel(model)) throw unknownModel(model);
     return listCartesiaVoices(this.options, this.context.fetch, signal);
   }
 

@@ -1,5 +1,6 @@
 import { badUpstreamResponse, type VoiceGender, type VoiceInfo } from '../../core';
-import { PROVIDER, requestVoicePage } from './client';
+import { requestVoicePage } from './client';
+import { PROVIDER } from './errors';
 import type { CartesiaOptions } from './options-schema';
 
 /** One voice of `GET /voices`. */

@@ -1,9 +1,8 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch, type AudioFormat } from '../../core';
-import { readDeepgramError } from './errors';
+import { PROVIDER, readDeepgramError } from './errors';
 import type { DeepgramOptions } from './options-schema';
-import { speakQuery } from './output-formats';
+import { speakBody, speakQuery } from './request-body';
 
-export const PROVIDER = 'Deepgram';
 
 function apiRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
@@ -27,7 +26,7 @@ export async function requestSpeech(
     url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(voice, format, speed)}`,
     method: 'POST',
     headers: { ...authorization(options), 'content-type': 'application/json' },
-    body: JSON.stringify({ text }),
+    body: JSON.stringify(speakBody(text)),
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],

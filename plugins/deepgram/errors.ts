@@ -1,4 +1,6 @@
-import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+export const PROVIDER = 'Deepgram';
 
 /**
  * Deepgram's error bodies (developers.deepgram.com/docs/errors) come in two shapes:
@@ -12,4 +14,13 @@ export function readDeepgramError(answer: UpstreamErrorAnswer): UpstreamErrorRea
     providerCode: textOf(body.err_code) ?? textOf(body.category),
     providerMessage: textOf(body.err_msg) ?? [textOf(body.message), textOf(body.details)].filter(Boolean).join(': '),
   };
+}
+
+export function unknownModel(model: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Deepgram has no speech model '${model}'`);
+}
+
+/** With Aura the voice is the model: a voice of the other family cannot be used. */
+export function voiceOfOtherFamily(voice: string, model: string): GatewayError {
+  return new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${voice}' is not a ${model} voice`);
 }

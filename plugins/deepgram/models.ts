@@ -1,5 +1,5 @@
 import type { ModelCapabilities, ModelInfo } from '../../core';
-import { DEEPGRAM_FORMATS } from './output-formats';
+import { DEEPGRAM_FORMATS } from './request-body';
 
 /** The REST speak endpoint takes at most 2,000 characters per request. */
 const MAX_INPUT_CHARS = 2000;

@@ -1,5 +1,4 @@
 import {
-  GatewayError,
   isGatewayError,
   type ModelInfo,
   type PluginContext,
@@ -9,9 +8,10 @@ import {
   type VoiceInfo,
 } from '../../core';
 import { requestModels, requestSpeech } from './client';
+import { unknownModel, voiceOfOtherFamily } from './errors';
 import { DEEPGRAM_MODELS, familyOfVoice, isDeepgramModel } from './models';
 import type { DeepgramOptions } from './options-schema';
-import { SPEAK_FORMATS } from './output-formats';
+import { SPEAK_FORMATS } from './request-body';
 import { bundledVoices, voicesFromModels, type ModelsResponse } from './voices';
 
 /** One configured Deepgram project: Aura families as models, their voices, REST synthesis. */
@@ -27,7 +27,7 @@ export class DeepgramProvider implements TtsProvider {
 
   /** The family's voices from `GET /v1/models`; the bundled list when that fails (logged). */
   async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
-    if (!isDeepgramModel(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Deepgram has no speech model '${model}'`);
+    if (!isDeepgramModel(model)) throw unknownModel(model);
     try {
       return voicesFromModels(await requestModels<ModelsResponse>(this.options, this.context.fetch, signal), model);
     } catch (error) {
@@ -44,7 +44,7 @@ export class DeepgramProvider implements TtsProvider {
   /** The voice is Deepgram's model id; a speed comes only for Aura-2 (pitch and volume are never native). */
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     if (familyOfVoice(request.voice) !== request.model) {
-      throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${request.voice}' is not a ${request.model} voice`);
+      throw voiceOfOtherFamily(request.voice, request.model);
     }
     const audio = await requestSpeech(this.options, this.context.fetch, request.voice, request.format, request.speed, request.text, request.signal);
     const sampleRate = SPEAK_FORMATS[request.format].sampleRate;

@@ -1,6 +1,6 @@
 import { badUpstreamResponse, type VoiceGender, type VoiceInfo } from '../../core';
 import { BUNDLED_VOICES } from './bundled-voices';
-import { PROVIDER } from './client';
+import { PROVIDER } from './errors';
 import { familyOfVoice } from './models';
 
 /** One entry of `tts` in `GET /v1/models`. */

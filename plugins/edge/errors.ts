@@ -1,13 +1,13 @@
 import { GatewayError, type UpstreamErrorAnswer } from '../../core';
 
-export const EDGE_PROVIDER = 'Edge read-aloud';
+export const PROVIDER = 'Edge read-aloud';
 
 const UPDATE_HINT = 'its client (token scheme or clientVersion option) may need an update';
 
 /** The service's answer to a handshake or call it would not serve. */
 export function serviceRefused(what: string, upstreamStatus?: number): GatewayError {
   return new GatewayError('TTS_ERR_UNAVAILABLE', `The Edge read-aloud service refused the connection (${what}); ${UPDATE_HINT}`, {
-    details: [{ reason: 'service_refused', provider: EDGE_PROVIDER, ...(upstreamStatus ? { upstreamStatus } : {}) }],
+    details: [{ reason: 'service_refused', provider: PROVIDER, ...(upstreamStatus ? { upstreamStatus } : {}) }],
   });
 }
 
@@ -27,4 +27,34 @@ export class HandshakeRefused extends Error {
  */
 export function readVoiceListError(answer: UpstreamErrorAnswer): GatewayError | undefined {
   return answer.status === 401 || answer.status === 403 ? serviceRefused(`HTTP ${answer.status}`, answer.status) : undefined;
+}
+
+/** The socket errors of one turn: cancelled by the caller, silent past the deadline, unreachable. */
+export function cancelled(): GatewayError {
+  return new GatewayError('TTS_ERR_CANCELLED', `The call to ${PROVIDER} was cancelled`);
+}
+
+export function timedOut(timeoutMs: number): GatewayError {
+  return new GatewayError('TTS_ERR_TIMEOUT', `${PROVIDER} did not finish the turn within ${timeoutMs} ms`, {
+    details: [{ reason: 'upstream_timeout', provider: PROVIDER, timeoutMs }],
+  });
+}
+
+export function unreachable(error: Error): GatewayError {
+  return new GatewayError('TTS_ERR_UNAVAILABLE', `${PROVIDER} could not be reached`, {
+    details: [{ reason: 'upstream_unreachable', provider: PROVIDER }],
+    cause: error,
+  });
+}
+
+export function unknownModel(model: string, served: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Edge read-aloud serves only the model ${served}`, {
+    details: [{ field: 'model', reason: 'unknown_model', model }],
+  });
+}
+
+export function notNativeFormat(format: string, model: string): GatewayError {
+  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `${model} produces only mp3 natively`, {
+    details: [{ field: 'format', reason: 'not_native', format }],
+  });
 }

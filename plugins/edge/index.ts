@@ -1,6 +1,6 @@
 import { definePlugin } from '../../core';
-import { EdgeClient } from './edge-client';
-import { EdgeProvider } from './edge-provider';
+import { EdgeClient } from './client';
+import { EdgeProvider } from './provider';
 import { edgeOptionsSchema, type EdgeOptions } from './options-schema';
 
 /** Microsoft Edge read-aloud voices over its WebSocket, with no key. */

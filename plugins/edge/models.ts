@@ -1,5 +1,5 @@
 import type { ModelInfo } from '../../core';
-import { EDGE_PROSODY } from './prosody-mapping';
+import { EDGE_PROSODY } from './request-body';
 
 export const EDGE_MODEL_NAME = 'edge-tts';
 

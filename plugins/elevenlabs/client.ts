@@ -1,8 +1,7 @@
 import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
-import { readElevenLabsError } from './errors';
+import { PROVIDER, readElevenLabsError } from './errors';
 import type { ElevenLabsOptions } from './options-schema';
 
-export const PROVIDER = 'ElevenLabs';
 
 /** `https://api.elevenlabs.io`, with or without a trailing slash or `/v1`. */
 function apiRoot(baseUrl: string): string {

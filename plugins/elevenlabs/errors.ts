@@ -1,4 +1,6 @@
-import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+export const PROVIDER = 'ElevenLabs';
 
 /**
  * ElevenLabs answers errors as `{detail: {status, message}}` (help centre, "API - Error Code 400
@@ -16,4 +18,8 @@ export function readElevenLabsError(answer: UpstreamErrorAnswer): UpstreamErrorR
     providerMessage: textOf(fields.message),
     ...(status === 'quota_exceeded' ? { failure: 'quota' as const } : {}),
   };
+}
+
+export function notNativeFormat(format: AudioFormat): GatewayError {
+  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `ElevenLabs does not return ${format} natively`);
 }

@@ -1,6 +1,16 @@
-import { badUpstreamResponse, isGatewayError, type ModelInfo, type PluginLogger } from '../../core';
-import { PROVIDER, type ElevenLabsClient } from './client';
-import { ELEVENLABS_FORMATS, ELEVENLABS_SPEED } from './synthesis-parameters';
+import { badUpstreamResponse, isGatewayError, type AudioFormat, type ModelInfo, type NumberRange, type PluginLogger } from '../../core';
+import type { ElevenLabsClient } from './client';
+import { PROVIDER } from './errors';
+
+/** ElevenLabs' documented `voice_settings.speed` range; outside it the gateway's DSP works. */
+export const ELEVENLABS_SPEED: NumberRange = { min: 0.7, max: 1.2 };
+
+/**
+ * Natively returned formats. Not declared: wav (the gateway wraps pcm itself, byte for byte
+ * the same), opus (ElevenLabs does not document the container of `opus_48000_*`), aac and flac
+ * (not offered): the gateway transcodes from pcm.
+ */
+export const ELEVENLABS_FORMATS: readonly AudioFormat[] = ['mp3', 'pcm'];
 
 /** One entry of `GET /v1/models` (only the fields the gateway reads). */
 interface ElevenLabsModel {

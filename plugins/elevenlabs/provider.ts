@@ -2,7 +2,7 @@ import { badUpstreamResponse, type ModelInfo, type PluginContext, type ProviderA
 import { ElevenLabsClient } from './client';
 import { listModels } from './models';
 import type { ElevenLabsOptions } from './options-schema';
-import { toElevenLabsCall } from './synthesis-parameters';
+import { toElevenLabsCall } from './request-body';
 import { fetchVoices } from './voices';
 
 /** One configured ElevenLabs account. Every model speaks with every voice of the account. */

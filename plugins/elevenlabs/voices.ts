@@ -1,5 +1,6 @@
 import { badUpstreamResponse, type VoiceGender, type VoiceInfo } from '../../core';
-import { PROVIDER, type ElevenLabsClient } from './client';
+import type { ElevenLabsClient } from './client';
+import { PROVIDER } from './errors';
 import { voiceLanguage } from './voice-language';
 
 /** One voice of `GET /v2/voices` (only the fields the gateway reads). */

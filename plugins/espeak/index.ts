@@ -4,12 +4,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { definePlugin } from '../../core';
-import { espeakOptionsSchema, type EspeakOptions } from './espeak-options';
-import { EspeakProvider } from './espeak-provider';
-import { EspeakSynthesisClient } from './synthesis-client';
+import { EspeakSynthesisClient } from './client';
+import { espeakOptionsSchema, type EspeakOptions } from './options-schema';
+import { EspeakProvider } from './provider';
 
-export { ESPEAK_MODEL_NAME } from './espeak-model';
-export type { EspeakOptions } from './espeak-options';
+export { ESPEAK_MODEL_NAME } from './models';
+export type { EspeakOptions } from './options-schema';
 
 export default definePlugin<EspeakOptions>({
   id: 'espeak',

@@ -1,6 +1,5 @@
 import { badUpstreamResponse } from '../../core';
-
-const PROVIDER = 'Google Cloud Text-to-Speech';
+import { PROVIDER } from './errors';
 
 /** Whether a character code is in the standard base64 alphabet (A-Z a-z 0-9 + /). */
 function isBase64Letter(code: number): boolean {

@@ -1,4 +1,6 @@
-import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+export const PROVIDER = 'Google Cloud Text-to-Speech';
 
 /** One entry of `error.details` (google.rpc.ErrorInfo, google.rpc.RetryInfo, ...). */
 interface GoogleErrorDetail {
@@ -33,4 +35,17 @@ export function readGoogleError(answer: UpstreamErrorAnswer): UpstreamErrorReadi
     ...(failure ? { failure } : {}),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
   };
+}
+
+export function unknownModel(model: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Google serves no model '${model}'`, { details: [{ field: 'model', reason: 'unknown' }] });
+}
+
+/** A voice's family is in its name: one of another family is refused before any call. */
+export function voiceNotInModel(voice: string, model: string): GatewayError {
+  return new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${voice}' is not a voice of ${model}`, { details: [{ field: 'voice', reason: 'not_in_model' }] });
+}
+
+export function notNativeFormat(format: AudioFormat): GatewayError {
+  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Google does not return ${format} natively`, { details: [{ field: 'format', reason: 'not_native' }] });
 }

@@ -1,5 +1,5 @@
 import { definePlugin } from '../../core';
-import { GoogleProvider } from './google-provider';
+import { GoogleProvider } from './provider';
 import { googleOptionsSchema, type GoogleOptions } from './options-schema';
 
 /** Google Cloud Text-to-Speech: one model per voice family (`google-wavenet`, `google-chirp3-hd`, ...). */

@@ -1,8 +1,7 @@
 import { parseUpstreamJson, upstreamFetch } from '../../core';
 import type { MiniMaxOptions } from './options-schema';
-import { baseResponseError, readMiniMaxError, type BaseResponse } from './errors';
+import { baseResponseError, PROVIDER, readMiniMaxError, type BaseResponse } from './errors';
 
-export const PROVIDER = 'MiniMax';
 
 /** `https://api.minimax.io`, with or without a trailing `/` or `/v1`. */
 export function apiRoot(baseUrl: string): string {

@@ -1,8 +1,8 @@
 import {
+  GatewayError,
   parseErrorJson,
   readCommonErrorBody,
   upstreamError,
-  type GatewayError,
   type UpstreamErrorAnswer,
   type UpstreamErrorReading,
   type UpstreamFailure,
@@ -14,7 +14,7 @@ export interface BaseResponse {
   readonly status_msg?: string;
 }
 
-const PROVIDER = 'MiniMax';
+export const PROVIDER = 'MiniMax';
 
 /**
  * Classes of the codes in MiniMax's error-code table (platform.minimax.io/docs/api-reference/errorcode):
@@ -70,4 +70,8 @@ export function readMiniMaxError(answer: UpstreamErrorAnswer): UpstreamErrorRead
   const base = parseErrorJson(answer.text)?.base_resp;
   const reading = base !== null && typeof base === 'object' ? readBaseResponse(base as BaseResponse) : undefined;
   return reading ?? readCommonErrorBody(answer.text);
+}
+
+export function unknownModel(model: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `MiniMax has no speech model '${model}'`);
 }

@@ -1,5 +1,5 @@
 import { badUpstreamResponse } from '../../core';
-import { PROVIDER } from './client';
+import { PROVIDER } from './errors';
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 

@@ -5,7 +5,7 @@ export const MINIMAX_FORMATS: readonly AudioFormat[] = ['mp3', 'wav', 'flac', 'p
 
 /**
  * One capability set for every model: `speed` 0.5..2 is a rate multiplier; `pitch` is whole
- * semitones -12..+12, i.e. a multiplier 0.5..2.0 (see t2a-body.ts for the rounding). `vol` is not
+ * semitones -12..+12, i.e. a multiplier 0.5..2.0 (see request-body.ts for the rounding). `vol` is not
  * declared: MiniMax documents only "(0, 10], higher is louder", not a linear amplitude, so the
  * gateway's exact gain does volume. The synchronous T2A call takes text "under 10,000 characters",
  * some ten minutes of audio, which no 30 s `timeoutMs` (nor the gateway's 60 s synthesis deadline)

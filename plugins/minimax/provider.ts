@@ -1,6 +1,5 @@
 import {
   badUpstreamResponse,
-  GatewayError,
   isGatewayError,
   type ModelInfo,
   type PluginContext,
@@ -10,12 +9,12 @@ import {
   type VoiceInfo,
 } from '../../core';
 import { BUNDLED_SYSTEM_VOICES } from './bundled-voices';
-import { postMiniMax, PROVIDER } from './client';
+import { postMiniMax } from './client';
+import { PROVIDER, unknownModel, type BaseResponse } from './errors';
 import { decodeHexAudio } from './hex-audio';
 import { isMiniMaxModel, MINIMAX_MODELS } from './models';
 import type { MiniMaxOptions } from './options-schema';
-import type { BaseResponse } from './errors';
-import { buildT2aBody } from './t2a-body';
+import { buildT2aBody } from './request-body';
 import { toVoiceInfo, voicesFromResponse, type GetVoiceResponse } from './voices';
 
 interface T2aResponse {
@@ -38,7 +37,7 @@ export class MiniMaxProvider implements TtsProvider {
 
   /** Every model speaks with the same voices (the catalog caches the list). */
   async voices(model: string, signal?: AbortSignal): Promise<readonly VoiceInfo[]> {
-    if (!isMiniMaxModel(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `MiniMax has no speech model '${model}'`);
+    if (!isMiniMaxModel(model)) throw unknownModel(model);
     return this.fetchVoices(signal);
   }
 

@@ -1,5 +1,5 @@
 import { badUpstreamResponse, type VoiceInfo } from '../../core';
-import { PROVIDER } from './client';
+import { PROVIDER } from './errors';
 import type { BaseResponse } from './errors';
 import { genderOf, languageOf } from './voice-traits';
 

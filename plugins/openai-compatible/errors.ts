@@ -18,3 +18,8 @@ export function readCompatibleError(answer: UpstreamErrorAnswer): UpstreamErrorR
     ...(billingStop ? { failure: 'quota' as const } : {}),
   };
 }
+
+/** A `modelPattern` that is no regular expression: a configuration error, raised at start. */
+export function badModelPattern(pattern: string): Error {
+  return new Error(`openai-compatible: modelPattern '${pattern}' is not a valid regular expression`);
+}

@@ -1,5 +1,6 @@
 import { badUpstreamResponse, isGatewayError, type ModelCapabilities, type ModelInfo } from '../../core';
 import type { CompatibleClient } from './client';
+import { badModelPattern } from './errors';
 import type { OpenAiCompatibleOptions } from './options-schema';
 
 /** Ids every OpenAI-compatible speech server accepts, served when it has no `GET /v1/models`. */
@@ -44,7 +45,7 @@ export function modelPatternOf(options: OpenAiCompatibleOptions): RegExp {
   try {
     return new RegExp(options.modelPattern, 'i');
   } catch {
-    throw new Error(`openai-compatible: modelPattern '${options.modelPattern}' is not a valid regular expression`);
+    throw badModelPattern(options.modelPattern);
   }
 }
 

@@ -2,7 +2,7 @@ import type { ModelInfo, PluginContext, ProviderAudio, ProviderAudioStream, Prov
 import { CompatibleClient, providerName } from './client';
 import { listServedModels, modelPatternOf, serve, toModelInfo, type ServedModel } from './models';
 import type { OpenAiCompatibleOptions } from './options-schema';
-import { buildSpeechBody } from './speech-body';
+import { buildSpeechBody } from './request-body';
 import { listVoices } from './voices';
 
 /** One self-hosted OpenAI-shaped speech server (Kokoro-FastAPI, LocalAI, openedai-speech, ...). */

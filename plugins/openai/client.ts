@@ -1,9 +1,8 @@
 import { upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
-import { readOpenAiError } from './errors';
+import { PROVIDER, readOpenAiError } from './errors';
 import type { OpenAiOptions } from './options-schema';
-import type { SpeechBody } from './speech-body';
+import type { SpeechBody } from './request-body';
 
-const PROVIDER = 'OpenAI';
 
 /** `https://api.openai.com`, `https://api.openai.com/`, `https://api.openai.com/v1` all mean the same. */
 export function apiRoot(baseUrl: string): string {

@@ -1,4 +1,6 @@
-import { parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+export const PROVIDER = 'OpenAI';
 
 /**
  * OpenAI's error body is `{error: {message, type, param, code}}`. A 429 whose code (or type) is
@@ -16,4 +18,8 @@ export function readOpenAiError(answer: UpstreamErrorAnswer): UpstreamErrorReadi
     providerCode: textOf(fields.code) ?? textOf(fields.type),
     ...(billingStop ? { failure: 'quota' as const } : {}),
   };
+}
+
+export function unknownModel(model: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `OpenAI has no speech model '${model}'`);
 }

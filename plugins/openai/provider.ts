@@ -2,7 +2,7 @@ import type { ModelInfo, PluginContext, ProviderAudio, ProviderAudioStream, Prov
 import { requestSpeech, streamSpeech } from './client';
 import { findOpenAiModel, OPENAI_MODELS, OPENAI_PCM_SAMPLE_RATE } from './models';
 import type { OpenAiOptions } from './options-schema';
-import { buildSpeechBody } from './speech-body';
+import { buildSpeechBody } from './request-body';
 import { openAiVoices } from './voices';
 
 /** One configured OpenAI account: fixed models and voices, synthesis over HTTP. */

@@ -1,4 +1,5 @@
-import { GatewayError, type VoiceGender, type VoiceInfo } from '../../core';
+import type { VoiceGender, VoiceInfo } from '../../core';
+import { unknownModel } from './errors';
 import voiceData from './voices.json';
 import { findOpenAiModel } from './models';
 
@@ -33,7 +34,7 @@ function toVoiceInfo(record: VoiceRecord): VoiceInfo {
 /** The built-in voices one model accepts (tts-1 and tts-1-hd take only the classic set). */
 export function openAiVoices(model: string): VoiceInfo[] {
   const found = findOpenAiModel(model);
-  if (!found) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `OpenAI has no speech model '${model}'`);
+  if (!found) throw unknownModel(model);
   const records: readonly VoiceRecord[] = voiceData.voices;
   return records.filter((record) => found.voiceSet === 'all' || record.classic).map(toVoiceInfo);
 }

@@ -1,4 +1,6 @@
-import { parseErrorJson, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { GatewayError, parseErrorJson, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+
+export const PROVIDER = 'Amazon Polly';
 
 /** Error types AWS uses for throttling; Polly sends them with HTTP 400, not 429. */
 const THROTTLING = ['ThrottlingException', 'TooManyRequestsException', 'ThrottledException'];
@@ -21,4 +23,12 @@ export function readPollyError(answer: UpstreamErrorAnswer): UpstreamErrorReadin
     providerMessage: textOf(body.message) ?? textOf(body.Message),
     ...(type && THROTTLING.includes(type) ? { failure: 'rate_limit' as const } : {}),
   };
+}
+
+export function unknownModel(model: string): GatewayError {
+  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Amazon Polly serves no model '${model}'`, { details: [{ field: 'model', reason: 'unknown' }] });
+}
+
+export function notNativeFormat(format: AudioFormat): GatewayError {
+  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Amazon Polly does not return ${format} natively`, { details: [{ field: 'format', reason: 'not_native' }] });
 }

@@ -1,6 +1,6 @@
 import { definePlugin } from '../../core';
 import { pollyOptionsSchema, type PollyOptions } from './options-schema';
-import { PollyProvider } from './polly-provider';
+import { PollyProvider } from './provider';
 
 /** Amazon Polly: one model per engine (`polly-standard`, `polly-neural`, `polly-long-form`, `polly-generative`). */
 export default definePlugin<PollyOptions>({
@@ -10,4 +10,4 @@ export default definePlugin<PollyOptions>({
 });
 
 export type { PollyOptions } from './options-schema';
-export { POLLY_ENGINES } from './engines';
+export { POLLY_ENGINES } from './models';

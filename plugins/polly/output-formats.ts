@@ -1,5 +1,5 @@
 import type { AudioFormat } from '../../core';
-import { OPUS_SAMPLE_RATE, PCM_SAMPLE_RATE, type PollyEngine } from './engines';
+import { OPUS_SAMPLE_RATE, PCM_SAMPLE_RATE, type PollyEngine } from './models';
 
 /** One gateway format in Polly's terms: its `OutputFormat`, `SampleRate` and answer Content-Type. */
 export interface PollyOutput {

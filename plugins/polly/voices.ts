@@ -1,5 +1,5 @@
 import type { VoiceGender, VoiceInfo } from '../../core';
-import type { PollyEngine } from './engines';
+import type { PollyEngine } from './models';
 
 /** One entry of DescribeVoices' `Voices`. */
 export interface PollyVoice {

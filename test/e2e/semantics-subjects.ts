@@ -2,8 +2,8 @@
  * Every built-in plugin as the uniform-semantics test runs it: its stand-in (or, for espeak, the
  * real engine) and the models that cover each distinct capability shape it declares.
  */
-import { optionsFor } from '../plugins/edge/edge-harness';
-import { EdgeStandIn } from '../plugins/edge/edge-stand-in';
+import { optionsFor } from '../plugins/edge/harness';
+import { EdgeStandIn } from '../plugins/edge/stand-in';
 import * as azure from '../plugins/azure/stand-in';
 import * as cartesia from '../plugins/cartesia/stand-in';
 import * as deepgram from '../plugins/deepgram/stand-in';

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createAzure, speechRequest, TEST_KEY } from './azure-harness';
+import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
 const failWith = (scenario: string, code: string) =>
-  expectScenarioFailure('azure', scenario, async () => (await createAzure()).synthesize(speechRequest()), code);
+  expectScenarioFailure('azure', scenario, async () => (await createProvider()).synthesize(synthesisRequest()), code);
 
 describe('azure plugin: upstream failures', () => {
   it('maps 400 (bad SSML) to TTS_ERR_UPSTREAM (502)', async () => {
@@ -39,8 +39,8 @@ describe('azure plugin: upstream failures', () => {
   it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
     nock('https://westeurope.tts.speech.microsoft.com').post('/cognitiveservices/v1').delay(2000).reply(200, Buffer.from('494433', 'hex'));
     try {
-      const provider = await createAzure({ timeoutMs: 50 });
-      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const provider = await createProvider({ timeoutMs: 50 });
+      const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();
@@ -48,7 +48,7 @@ describe('azure plugin: upstream failures', () => {
   });
 
   it('refuses a format it does not produce natively', async () => {
-    const provider = await createAzure();
-    await expectGatewayError(provider.synthesize(speechRequest({ format: 'flac' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    const provider = await createProvider();
+    await expectGatewayError(provider.synthesize(synthesisRequest({ format: 'flac' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 });

@@ -1,5 +1,5 @@
 import type { AzureOptions } from '../../../plugins/azure';
-import { baseOptions, fixtureAudio } from './azure-harness';
+import { baseOptions, fixtureAudio } from './harness';
 
 const AUDIO_BY_OUTPUT_FORMAT: Record<string, string> = {
   'audio-24khz-48kbitrate-mono-mp3': 'synthesize-mp3',

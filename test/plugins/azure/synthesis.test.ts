@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
 import { decodeForTest, durationSeconds, parseWavHeader, peak } from '../../support/audio-analysis';
-import { createAzure, speechRequest, TEST_KEY } from './azure-harness';
+import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
-async function synthesizeWith(scenario: string, overrides: Parameters<typeof speechRequest>[0]) {
+async function synthesizeWith(scenario: string, overrides: Parameters<typeof synthesisRequest>[0]) {
   const replay = await replayFixture('azure', scenario);
   try {
-    const provider = await createAzure();
-    const audio = await provider.synthesize(speechRequest(overrides));
+    const provider = await createProvider();
+    const audio = await provider.synthesize(synthesisRequest(overrides));
     return { audio, request: replay.requests[0] };
   } finally {
     replay.done();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createCartesia, synthesisRequest } from './provider-helpers';
+import { createProvider, synthesisRequest } from './harness';
 
 const failure = (scenario: string) =>
-  expectScenarioFailure('cartesia', scenario, async () => (await createCartesia()).synthesize(synthesisRequest()));
+  expectScenarioFailure('cartesia', scenario, async () => (await createProvider()).synthesize(synthesisRequest()));
 
-describe('cartesia plugin: errors', () => {
+describe('cartesia plugin: upstream failures', () => {
   it('maps 401 to an upstream credential error with the structured message', async () => {
     const error = await failure('unauthorized');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
@@ -32,7 +32,7 @@ describe('cartesia plugin: errors', () => {
   it('times out with TTS_ERR_TIMEOUT', async () => {
     nock('https://api.cartesia.ai').post('/tts/bytes').delay(500).reply(200, 'late', { 'content-type': 'audio/mpeg' });
     try {
-      const error = await (await createCartesia({ timeoutMs: 50 })).synthesize(synthesisRequest()).catch((caught: unknown) => caught);
+      const error = await (await createProvider({ timeoutMs: 50 })).synthesize(synthesisRequest()).catch((caught: unknown) => caught);
       expect(error).to.have.property('code', 'TTS_ERR_TIMEOUT');
     } finally {
       nock.cleanAll();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createDeepgram, synthesisRequest } from './provider-helpers';
+import { createProvider, synthesisRequest } from './harness';
 
 const failure = (scenario: string) =>
-  expectScenarioFailure('deepgram', scenario, async () => (await createDeepgram()).provider.synthesize(synthesisRequest()));
+  expectScenarioFailure('deepgram', scenario, async () => (await createProvider()).synthesize(synthesisRequest()));
 
-describe('deepgram plugin: errors', () => {
+describe('deepgram plugin: upstream failures', () => {
   it('maps 401 INVALID_AUTH to an upstream credential error with Deepgram err_msg', async () => {
     const error = await failure('unauthorized');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
@@ -35,7 +35,7 @@ describe('deepgram plugin: errors', () => {
   it('times out with TTS_ERR_TIMEOUT', async () => {
     nock('https://api.deepgram.com').post('/v1/speak').query(true).delay(500).reply(200, 'late', { 'content-type': 'audio/mpeg' });
     try {
-      const { provider } = await createDeepgram({ timeoutMs: 50 });
+      const provider = await createProvider({ timeoutMs: 50 });
       const error = await provider.synthesize(synthesisRequest()).catch((caught: unknown) => caught);
       expect(error).to.have.property('code', 'TTS_ERR_TIMEOUT');
     } finally {

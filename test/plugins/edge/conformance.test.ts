@@ -1,6 +1,6 @@
 import { describeProviderConformance } from '../../../core/testing';
 import edgePlugin, { type EdgeOptions } from '../../../plugins/edge';
-import { EdgeStandIn } from './edge-stand-in';
+import { EdgeStandIn } from './stand-in';
 
 /**
  * Synthesis goes over a WebSocket, not `context.fetch`, so the suite's HTTP error mapping does

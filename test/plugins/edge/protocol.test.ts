@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { secMsGec } from '../../../plugins/edge';
 import { edgeTimestamp, parseBinaryFrame, parseTextFrame } from '../../../plugins/edge/protocol';
-import { serviceVoiceName } from '../../../plugins/edge/voice-names';
+import { serviceVoiceName } from '../../../plugins/edge/voices';
 
 describe('edge plugin: protocol pieces', () => {
   it('computes Sec-MS-GEC like the browser (vector computed independently with Python hashlib)', () => {

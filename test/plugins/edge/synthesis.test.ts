@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeForTest, durationSeconds } from '../../support/audio-analysis';
-import { EdgeStandIn, fixtureAudio } from './edge-stand-in';
-import { createEdge, speechRequest, splitFrame } from './edge-harness';
+import { EdgeStandIn, fixtureAudio } from './stand-in';
+import { createProvider, synthesisRequest, splitFrame } from './harness';
 
 describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
   let standIn: EdgeStandIn;
@@ -11,8 +11,8 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
   afterEach(() => standIn.close());
 
   it('sends speech.config then escaped SSML with the long voice name and prosody, and joins the audio frames', async () => {
-    const provider = await createEdge(standIn);
-    const audio = await provider.synthesize(speechRequest({ text: 'Fish & <chips>', speed: 2, pitch: 1.5 }));
+    const provider = await createProvider(standIn);
+    const audio = await provider.synthesize(synthesisRequest({ text: 'Fish & <chips>', speed: 2, pitch: 1.5 }));
 
     expect(audio.format).to.equal('mp3');
     expect(Buffer.from(audio.audio).equals(Buffer.from(fixtureAudio()))).to.equal(true);
@@ -34,19 +34,19 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
   });
 
   it('sends integer percent rates and integer relative Hz pitches from the listed voice gender', async () => {
-    const provider = await createEdge(standIn);
+    const provider = await createProvider(standIn);
     await provider.voices('edge-tts');
-    await provider.synthesize(speechRequest({ speed: 1.234, pitch: 1.5 }));
-    await provider.synthesize(speechRequest({ voice: 'de-DE-ConradNeural', speed: 0.5, pitch: 0.5 }));
-    await provider.synthesize(speechRequest({ voice: 'en-US-EmmaMultilingualNeural', speed: 0.996, pitch: 1.002 }));
+    await provider.synthesize(synthesisRequest({ speed: 1.234, pitch: 1.5 }));
+    await provider.synthesize(synthesisRequest({ voice: 'de-DE-ConradNeural', speed: 0.5, pitch: 0.5 }));
+    await provider.synthesize(synthesisRequest({ voice: 'en-US-EmmaMultilingualNeural', speed: 0.996, pitch: 1.002 }));
     const prosody = standIn.connections.map((connection) => /<prosody ([^>]*)>/.exec(splitFrame(connection.messages[1]).body)?.[1]);
     // Female reference 210 Hz, male 120 Hz: 1.5 x 210 is +105 Hz, 0.5 x 120 is -60 Hz.
     expect(prosody).to.deep.equal(["rate='+23%' pitch='+105Hz'", "rate='-50%' pitch='-60Hz'", "rate='+0%' pitch='+0Hz'"]);
   });
 
   it('presents the browser identity and a current Sec-MS-GEC token on the upgrade', async () => {
-    const provider = await createEdge(standIn);
-    await provider.synthesize(speechRequest());
+    const provider = await createProvider(standIn);
+    await provider.synthesize(synthesisRequest());
     const [connection] = standIn.connections;
     expect(connection.url.pathname).to.equal('/consumer/speech/synthesize/readaloud/edge/v1');
     expect(connection.url.searchParams.get('TrustedClientToken')).to.equal('6A5AA1D4EAFF4E9FB37E23D68491D6F4');
@@ -62,9 +62,9 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
   });
 
   it('sends a fresh random MUID cookie with every connection, as the reference clients do', async () => {
-    const provider = await createEdge(standIn);
-    await provider.synthesize(speechRequest());
-    await provider.synthesize(speechRequest());
+    const provider = await createProvider(standIn);
+    await provider.synthesize(synthesisRequest());
+    await provider.synthesize(synthesisRequest());
     const [first, second] = standIn.connections.map((connection) => connection.headers.cookie);
     expect(first).to.match(/^muid=[0-9A-F]{32}$/);
     expect(second).to.match(/^muid=[0-9A-F]{32}$/);
@@ -72,8 +72,8 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
   });
 
   it('sends no prosody at default settings and takes xml:lang from a dialect voice id', async () => {
-    const provider = await createEdge(standIn);
-    await provider.synthesize(speechRequest({ voice: 'zh-CN-liaoning-XiaobeiNeural', text: '你好' }));
+    const provider = await createProvider(standIn);
+    await provider.synthesize(synthesisRequest({ voice: 'zh-CN-liaoning-XiaobeiNeural', text: '你好' }));
     const ssml = splitFrame(standIn.connections[0].messages[1]).body;
     expect(ssml).to.include("xml:lang='zh-CN-liaoning'");
     expect(ssml).to.include("<voice name='Microsoft Server Speech Text to Speech Voice (zh-CN-liaoning, XiaobeiNeural)'>你好</voice>");
@@ -81,8 +81,8 @@ describe('edge plugin: synthesis over the read-aloud WebSocket', () => {
 
   it("learns the service's clock from a refusal's Date header and succeeds on the one retry", async () => {
     standIn.clockOffsetMs = 60 * 60 * 1000;
-    const provider = await createEdge(standIn);
-    const audio = await provider.synthesize(speechRequest());
+    const provider = await createProvider(standIn);
+    const audio = await provider.synthesize(synthesisRequest());
     expect(audio.audio.byteLength).to.be.greaterThan(0);
     expect(standIn.refusals).to.equal(1);
     expect(standIn.connections).to.have.length(1);

@@ -3,13 +3,13 @@ import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { type LoggedWarning } from '../../support/plugin-test-context';
 import { toModelInfo } from '../../../plugins/elevenlabs/models';
-import { createElevenLabs, RACHEL, TEST_KEY } from './elevenlabs-harness';
+import { createProvider, RACHEL, TEST_KEY } from './harness';
 
 describe('elevenlabs plugin: models', () => {
   it('lists only text-to-speech models, each chunk capped at 2,000 characters (about two minutes of speech)', async () => {
     const replay = await replayFixture('elevenlabs', 'models');
     try {
-      const provider = await createElevenLabs();
+      const provider = await createProvider();
       const models = await provider.models();
       const limits = Object.fromEntries(models.map((model) => [model.name, model.capabilities.maxInputChars]));
       expect(limits).to.deep.equal({ eleven_multilingual_v2: 2000, eleven_v3: 2000, eleven_flash_v2_5: 2000, eleven_turbo_v2_5: 2000 });
@@ -24,7 +24,7 @@ describe('elevenlabs plugin: models', () => {
     const replay = await replayFixture('elevenlabs', 'models-unavailable');
     const warnings: LoggedWarning[] = [];
     try {
-      const provider = await createElevenLabs({}, warnings);
+      const provider = await createProvider({}, warnings);
       const names = (await provider.models()).map((model) => model.name);
       expect(names).to.include.members(['eleven_multilingual_v2', 'eleven_v3', 'eleven_flash_v2_5']);
       expect(warnings).to.have.length(1);
@@ -37,7 +37,7 @@ describe('elevenlabs plugin: models', () => {
   it('raises a credentials problem on the model list instead of hiding it', async () => {
     const replay = await replayFixture('elevenlabs', 'models-unauthorized');
     try {
-      const provider = await createElevenLabs();
+      const provider = await createProvider();
       await expectGatewayError(provider.models(), 'TTS_ERR_UPSTREAM_AUTH');
     } finally {
       replay.done();
@@ -45,7 +45,7 @@ describe('elevenlabs plugin: models', () => {
   });
 
   it('serves configured model ids without calling ElevenLabs', async () => {
-    const provider = await createElevenLabs({ models: ['eleven_v3', 'eleven_some_future_model'] });
+    const provider = await createProvider({ models: ['eleven_v3', 'eleven_some_future_model'] });
     const models = await provider.models();
     expect(models.map((model) => [model.name, model.capabilities.maxInputChars])).to.deep.equal([
       ['eleven_v3', 2000],
@@ -63,7 +63,7 @@ describe('elevenlabs plugin: voices', () => {
   it('follows next_page_token while has_more and maps labels to VoiceDto', async () => {
     const replay = await replayFixture('elevenlabs', 'voices-paged');
     try {
-      const provider = await createElevenLabs({ voicePageSize: 2 });
+      const provider = await createProvider({ voicePageSize: 2 });
       const voices = await provider.voices('eleven_multilingual_v2');
       expect(replay.requests.map((request) => request.path)).to.deep.equal(['/v2/voices?page_size=2', '/v2/voices?page_size=2&next_page_token=eyJvZmZzZXQiOjJ9']);
       expect(replay.requests[1].headers['xi-api-key']).to.equal(TEST_KEY);
@@ -80,7 +80,7 @@ describe('elevenlabs plugin: voices', () => {
   it('rejects a voice list that is not JSON', async () => {
     const replay = await replayFixture('elevenlabs', 'voices-malformed');
     try {
-      const provider = await createElevenLabs();
+      const provider = await createProvider();
       await expectGatewayError(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     } finally {
       replay.done();
@@ -90,7 +90,7 @@ describe('elevenlabs plugin: voices', () => {
   it('rejects a voice list without a voices array', async () => {
     const replay = await replayFixture('elevenlabs', 'voices-wrong-shape');
     try {
-      const provider = await createElevenLabs();
+      const provider = await createProvider();
       const error = await expectGatewayError(provider.voices('eleven_v3'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
       expect(error.status).to.equal(502);
     } finally {

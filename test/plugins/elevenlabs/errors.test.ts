@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createElevenLabs, speechRequest, TEST_KEY } from './elevenlabs-harness';
+import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
 const failWith = (scenario: string, code: string) =>
-  expectScenarioFailure('elevenlabs', scenario, async () => (await createElevenLabs()).synthesize(speechRequest()), code);
+  expectScenarioFailure('elevenlabs', scenario, async () => (await createProvider()).synthesize(synthesisRequest()), code);
 
 describe('elevenlabs plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502), carrying ElevenLabs\' status but not the key', async () => {
@@ -28,7 +28,7 @@ describe('elevenlabs plugin: upstream failures', () => {
     const error = await expectScenarioFailure(
       'elevenlabs',
       'validation-error',
-      async () => (await createElevenLabs()).synthesize(speechRequest({ speed: 1.15 })),
+      async () => (await createProvider()).synthesize(synthesisRequest({ speed: 1.15 })),
       'TTS_ERR_UPSTREAM',
     );
     expect(error.details[0]).to.include({
@@ -56,8 +56,8 @@ describe('elevenlabs plugin: upstream failures', () => {
   it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
     nock('https://api.elevenlabs.io').post(/\/v1\/text-to-speech\/.*/).delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
     try {
-      const provider = await createElevenLabs({ timeoutMs: 50 });
-      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const provider = await createProvider({ timeoutMs: 50 });
+      const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();

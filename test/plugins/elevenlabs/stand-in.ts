@@ -1,6 +1,6 @@
 import type { ElevenLabsOptions } from '../../../plugins/elevenlabs';
-import { baseOptions } from './elevenlabs-harness';
-import { fixtureFetch } from './fixture-fetch';
+import { baseOptions } from './harness';
+import { fixtureFetch } from '../../support/fixture-fetch';
 
 /** Voices listed two per page, so paging is exercised. */
 export const standInOptions: ElevenLabsOptions = { ...baseOptions, voicePageSize: 2 };

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { createElevenLabs, RACHEL, speechRequest, TEST_KEY } from './elevenlabs-harness';
+import { createProvider, RACHEL, synthesisRequest, TEST_KEY } from './harness';
 
 describe('elevenlabs plugin: synthesis', () => {
   it('posts text and model_id with the key in xi-api-key and returns mp3', async () => {
     const replay = await replayFixture('elevenlabs', 'speech-mp3');
     try {
-      const provider = await createElevenLabs();
-      const result = await provider.synthesize(speechRequest());
+      const provider = await createProvider();
+      const result = await provider.synthesize(synthesisRequest());
       expect(result.format).to.equal('mp3');
       expect(Buffer.from(result.audio.subarray(0, 3)).toString('latin1')).to.equal('ID3');
       expect(result.warnings).to.deep.equal([]);
@@ -26,8 +26,8 @@ describe('elevenlabs plugin: synthesis', () => {
   it('asks for pcm_24000 with voice_settings.speed and reports the sample rate', async () => {
     const replay = await replayFixture('elevenlabs', 'speech-pcm-speed');
     try {
-      const provider = await createElevenLabs();
-      const result = await provider.synthesize(speechRequest({ model: 'eleven_flash_v2_5', format: 'pcm', speed: 1.15 }));
+      const provider = await createProvider();
+      const result = await provider.synthesize(synthesisRequest({ model: 'eleven_flash_v2_5', format: 'pcm', speed: 1.15 }));
       expect(result.format).to.equal('pcm');
       expect(result.sampleRate).to.equal(24000);
       expect(result.audio.byteLength % 2).to.equal(0);
@@ -41,8 +41,8 @@ describe('elevenlabs plugin: synthesis', () => {
   it('uses the configured pcm sample rate', async () => {
     const replay = await replayFixture('elevenlabs', 'speech-pcm-16000');
     try {
-      const provider = await createElevenLabs({ pcmSampleRate: 16000 });
-      const result = await provider.synthesize(speechRequest({ format: 'pcm' }));
+      const provider = await createProvider({ pcmSampleRate: 16000 });
+      const result = await provider.synthesize(synthesisRequest({ format: 'pcm' }));
       expect(result.sampleRate).to.equal(16000);
       // "Hello." is about half a second of speech: 16 kHz * 2 bytes * ~0.5 s.
       expect(result.audio.byteLength).to.be.within(8000, 64000);
@@ -52,12 +52,12 @@ describe('elevenlabs plugin: synthesis', () => {
   });
 
   it('refuses a format it does not declare instead of mislabelling bytes', async () => {
-    const provider = await createElevenLabs();
-    await expectGatewayError(provider.synthesize(speechRequest({ format: 'wav' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    const provider = await createProvider();
+    await expectGatewayError(provider.synthesize(synthesisRequest({ format: 'wav' })), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 
   it('declares mp3 and pcm, native speed 0.7..1.2, and no pitch or volume', async () => {
-    const provider = await createElevenLabs({ models: ['eleven_multilingual_v2'] });
+    const provider = await createProvider({ models: ['eleven_multilingual_v2'] });
     const [model] = await provider.models();
     expect(model.capabilities.formats).to.deep.equal(['mp3', 'pcm']);
     expect(model.capabilities.speed).to.deep.equal({ min: 0.7, max: 1.2 });

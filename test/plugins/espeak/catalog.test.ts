@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import { GatewayError, type TtsProvider, type VoiceInfo } from '../../../core';
-import { startEspeak } from './espeak-harness';
+import { createProvider } from './harness';
 
 /** Well-formed BCP 47 (language, optional script, region, variants) per RFC 5646's grammar. */
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|\d{3}))?(-([a-z0-9]{5,8}|\d[a-z0-9]{3}))*$/;
 
-describe('espeak catalog', function () {
+describe('espeak plugin: models and voices', function () {
   this.timeout(30_000);
   let provider: TtsProvider;
   let voices: readonly VoiceInfo[];
 
   before(async () => {
-    provider = await startEspeak({ workers: 1 });
+    provider = await createProvider({ workers: 1 });
     voices = await provider.voices('espeak-ng');
   });
   after(() => provider.close?.());

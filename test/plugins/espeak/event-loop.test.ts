@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { TtsProvider } from '../../../core';
-import { LONG_TEXT, speechRequest, startEspeak } from './espeak-harness';
+import { LONG_TEXT, synthesisRequest, createProvider } from './harness';
 
-describe('espeak keeps the event loop free', function () {
+describe('espeak plugin: keeps the event loop free', function () {
   this.timeout(60_000);
   let provider: TtsProvider;
 
   before(async () => {
-    provider = await startEspeak({ workers: 1 });
+    provider = await createProvider({ workers: 1 });
   });
   after(() => provider.close?.());
 
@@ -15,7 +15,7 @@ describe('espeak keeps the event loop free', function () {
     let settled = false;
     let ticksWhilePending = 0;
     let immediateRanWhilePending = false;
-    const synthesis = provider.synthesize(speechRequest({ text: LONG_TEXT, format: 'mp3' })).finally(() => {
+    const synthesis = provider.synthesize(synthesisRequest({ text: LONG_TEXT, format: 'mp3' })).finally(() => {
       settled = true;
     });
     setImmediate(() => {

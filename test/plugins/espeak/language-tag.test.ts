@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { toLanguageTag } from '../../../plugins/espeak/language-tag';
 
-describe('espeak language tags', () => {
+describe('espeak plugin: language tags', () => {
   const cases: [string, string][] = [
     ['en-us', 'en-US'],
     ['en-gb', 'en-GB'],

@@ -10,27 +10,27 @@ import {
   speechDurationSeconds,
   type PcmAudio,
 } from '../../support/audio-analysis';
-import { speechRequest, startEspeak } from './espeak-harness';
+import { synthesisRequest, createProvider } from './harness';
 
 /** Within `tolerance` (relative) of `expected`. */
 function expectNear(actual: number, expected: number, tolerance: number, what: string): void {
   expect(Math.abs(actual / expected - 1), `${what}: ${actual.toFixed(3)} vs ${expected.toFixed(3)}`).to.be.at.most(tolerance);
 }
 
-describe('espeak synthesis (real engine output)', function () {
+describe('espeak plugin: synthesis (real engine output)', function () {
   this.timeout(60_000);
   let provider: TtsProvider;
   let model: ModelInfo;
   let baseline: PcmAudio;
 
-  const speak = (overrides: Parameters<typeof speechRequest>[0] = {}): Promise<ProviderAudio> => provider.synthesize(speechRequest(overrides));
-  const decoded = async (overrides: Parameters<typeof speechRequest>[0] = {}): Promise<PcmAudio> => {
+  const speak = (overrides: Parameters<typeof synthesisRequest>[0] = {}): Promise<ProviderAudio> => provider.synthesize(synthesisRequest(overrides));
+  const decoded = async (overrides: Parameters<typeof synthesisRequest>[0] = {}): Promise<PcmAudio> => {
     const audio = await speak(overrides);
     return decodeForTest(audio.audio, audio.format, audio.sampleRate);
   };
 
   before(async () => {
-    provider = await startEspeak({ workers: 2 });
+    provider = await createProvider({ workers: 2 });
     [model] = await provider.models();
     baseline = await decoded();
   });

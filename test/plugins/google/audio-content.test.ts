@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeAudioContent, isStrictBase64 } from '../../../plugins/google/audio-content';
 
-describe('plugins/google: audioContent decoding', () => {
+describe('google plugin: audioContent decoding', () => {
   it('accepts whole quads with up to two trailing = and nothing else', () => {
     expect(isStrictBase64('SUQz')).to.equal(true);
     expect(isStrictBase64('SUQ=')).to.equal(true);

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createMiniMax, synthesisRequest } from './provider-helpers';
+import { createProvider, synthesisRequest } from './harness';
 
 const failure = (scenario: string) =>
-  expectScenarioFailure('minimax', scenario, async () => (await createMiniMax()).provider.synthesize(synthesisRequest()));
+  expectScenarioFailure('minimax', scenario, async () => (await createProvider()).synthesize(synthesisRequest()));
 
-describe('minimax plugin: errors', () => {
+describe('minimax plugin: upstream failures', () => {
   it('maps base_resp 1004 on an HTTP 200 to an upstream credential error (502)', async () => {
     const error = await failure('auth-failure');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
@@ -56,7 +56,7 @@ describe('minimax plugin: errors', () => {
   it('times out with TTS_ERR_TIMEOUT when MiniMax does not answer in timeoutMs', async () => {
     const scope = nock('https://api.minimax.io').post('/v1/t2a_v2').delay(500).reply(200, { base_resp: { status_code: 0 } });
     try {
-      const { provider } = await createMiniMax({ timeoutMs: 50 });
+      const provider = await createProvider({ timeoutMs: 50 });
       const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {

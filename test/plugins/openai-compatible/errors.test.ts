@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createCompatible, KOKORO_URL, LOCALAI_URL, speechRequest, TEST_KEY } from './compatible-harness';
+import { createProvider, KOKORO_URL, LOCALAI_URL, synthesisRequest, TEST_KEY } from './harness';
 
-const failWith = (scenario: string, code: string, options = {}, request = speechRequest()) =>
-  expectScenarioFailure('openai-compatible', scenario, async () => (await createCompatible(options)).synthesize(request), code);
+const failWith = (scenario: string, code: string, options = {}, request = synthesisRequest()) =>
+  expectScenarioFailure('openai-compatible', scenario, async () => (await createProvider(options)).synthesize(request), code);
 
 describe('openai-compatible plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH and names the instance, not the key', async () => {
-    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH', { baseUrl: LOCALAI_URL, apiKey: TEST_KEY }, speechRequest({ model: 'tts-1', voice: 'alloy' }));
+    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH', { baseUrl: LOCALAI_URL, apiKey: TEST_KEY }, synthesisRequest({ model: 'tts-1', voice: 'alloy' }));
     expect(error.message).to.include('OpenAI-compatible server kokoro');
     expect(error.message + JSON.stringify(error.details)).to.not.include(TEST_KEY);
   });
@@ -20,7 +20,7 @@ describe('openai-compatible plugin: upstream failures', () => {
   });
 
   it('maps a relayed 429 insufficient_quota (a billing stop) to TTS_ERR_UPSTREAM_QUOTA without Retry-After', async () => {
-    const error = await failWith('proxy-insufficient-quota', 'TTS_ERR_UPSTREAM_QUOTA', { baseUrl: 'http://llm-proxy.test:4000', apiKey: TEST_KEY }, speechRequest({ model: 'tts-1', voice: 'alloy' }));
+    const error = await failWith('proxy-insufficient-quota', 'TTS_ERR_UPSTREAM_QUOTA', { baseUrl: 'http://llm-proxy.test:4000', apiKey: TEST_KEY }, synthesisRequest({ model: 'tts-1', voice: 'alloy' }));
     expect(error.retryable).to.equal(false);
     expect(error.retryAfterSeconds).to.equal(undefined);
     expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'insufficient_quota' });
@@ -38,7 +38,7 @@ describe('openai-compatible plugin: upstream failures', () => {
   it('maps an unreachable server to TTS_ERR_UNAVAILABLE (503)', async () => {
     nock(KOKORO_URL).post('/v1/audio/speech').replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
     try {
-      const error = await expectGatewayError((await createCompatible()).synthesize(speechRequest()), 'TTS_ERR_UNAVAILABLE');
+      const error = await expectGatewayError((await createProvider()).synthesize(synthesisRequest()), 'TTS_ERR_UNAVAILABLE');
       expect(error.status).to.equal(503);
     } finally {
       nock.cleanAll();
@@ -48,7 +48,7 @@ describe('openai-compatible plugin: upstream failures', () => {
   it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
     nock(KOKORO_URL).post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'content-type': 'audio/mpeg' });
     try {
-      await expectGatewayError((await createCompatible({ timeoutMs: 50 })).synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      await expectGatewayError((await createProvider({ timeoutMs: 50 })).synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
     } finally {
       nock.cleanAll();
     }

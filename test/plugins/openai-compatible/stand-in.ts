@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../../../core';
 import type { OpenAiCompatibleOptions } from '../../../plugins/openai-compatible';
-import { conformanceAudio, kokoroOptions } from './compatible-harness';
+import { conformanceAudio, kokoroOptions } from './harness';
 
 /** A Kokoro-FastAPI server's options, with its models served under a `kokoro-` prefix. */
 export const standInOptions: OpenAiCompatibleOptions = { ...kokoroOptions, modelPrefix: 'kokoro' };

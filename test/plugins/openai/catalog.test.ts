@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { createOpenAi } from './openai-harness';
+import { createProvider } from './harness';
 
 describe('openai plugin: models and voices', () => {
   it('lists the three speech models with native speed and 4096 characters', async () => {
-    const provider = await createOpenAi();
+    const provider = await createProvider();
     const models = await provider.models();
     expect(models.map((model) => model.name).sort()).to.deep.equal(['gpt-4o-mini-tts', 'tts-1', 'tts-1-hd']);
     for (const model of models) {
@@ -17,7 +17,7 @@ describe('openai plugin: models and voices', () => {
   });
 
   it('offers all thirteen voices on gpt-4o-mini-tts and the classic nine on tts-1 and tts-1-hd', async () => {
-    const provider = await createOpenAi();
+    const provider = await createProvider();
     const all = (await provider.voices('gpt-4o-mini-tts')).map((voice) => voice.voiceId);
     expect(all).to.have.members(['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar']);
     for (const model of ['tts-1', 'tts-1-hd']) {
@@ -27,7 +27,7 @@ describe('openai plugin: models and voices', () => {
   });
 
   it('maps voices to VoiceDto with an honest language and gender', async () => {
-    const provider = await createOpenAi();
+    const provider = await createProvider();
     const alloy = (await provider.voices('tts-1')).find((voice) => voice.voiceId === 'alloy');
     expect(alloy).to.deep.equal({
       voiceId: 'alloy',
@@ -39,7 +39,7 @@ describe('openai plugin: models and voices', () => {
   });
 
   it('rejects voices for a model it does not have', async () => {
-    const provider = await createOpenAi();
+    const provider = await createProvider();
     await expectGatewayError(provider.voices('whisper-1'), 'TTS_ERR_MODEL_NOT_FOUND');
   });
 });

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { createOpenAi, speechRequest, TEST_KEY } from './openai-harness';
+import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
 const failWith = (scenario: string, code: string) =>
-  expectScenarioFailure('openai', scenario, async () => (await createOpenAi()).synthesize(speechRequest()), code);
+  expectScenarioFailure('openai', scenario, async () => (await createProvider()).synthesize(synthesisRequest()), code);
 
 describe('openai plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502) without echoing the key', async () => {
@@ -43,16 +43,16 @@ describe('openai plugin: upstream failures', () => {
 
   it('rejects an empty audio body', async () => {
     nock('https://api.openai.com').post('/v1/audio/speech').reply(200, '', { 'Content-Type': 'audio/mpeg' });
-    const provider = await createOpenAi();
-    await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    const provider = await createProvider();
+    await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     nock.cleanAll();
   });
 
   it('times out with TTS_ERR_TIMEOUT (504) after timeoutMs', async () => {
     nock('https://api.openai.com').post('/v1/audio/speech').delay(2000).reply(200, Buffer.from('494433', 'hex'), { 'Content-Type': 'audio/mpeg' });
     try {
-      const provider = await createOpenAi({ timeoutMs: 50 });
-      const error = await expectGatewayError(provider.synthesize(speechRequest()), 'TTS_ERR_TIMEOUT');
+      const provider = await createProvider({ timeoutMs: 50 });
+      const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_TIMEOUT');
       expect(error.status).to.equal(504);
     } finally {
       nock.cleanAll();

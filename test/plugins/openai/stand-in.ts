@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../../../core';
 import type { OpenAiOptions } from '../../../plugins/openai';
-import { baseOptions, conformanceAudio } from './openai-harness';
+import { baseOptions, conformanceAudio } from './harness';
 
 const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
 

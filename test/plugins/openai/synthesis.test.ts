@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { replayFixture } from '../../support/nock-fixtures';
-import { createOpenAi, speechRequest, TEST_KEY } from './openai-harness';
+import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
 const ascii = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString('latin1');
 
@@ -8,8 +8,8 @@ describe('openai plugin: synthesis', () => {
   it('posts the mapped request and returns mp3 with the credentials in the Authorization header', async () => {
     const replay = await replayFixture('openai', 'speech-mp3');
     try {
-      const provider = await createOpenAi();
-      const result = await provider.synthesize(speechRequest());
+      const provider = await createProvider();
+      const result = await provider.synthesize(synthesisRequest());
       expect(result.format).to.equal('mp3');
       expect(result.sampleRate).to.equal(undefined);
       expect(ascii(result.audio, 0, 3)).to.equal('ID3');
@@ -30,8 +30,8 @@ describe('openai plugin: synthesis', () => {
   it('accepts a base URL that already ends in /v1 and sends organization and project headers', async () => {
     const replay = await replayFixture('openai', 'speech-mp3');
     try {
-      const provider = await createOpenAi({ baseUrl: 'https://api.openai.com/v1/', organization: 'org-abc123', project: 'proj_abc123' });
-      await provider.synthesize(speechRequest());
+      const provider = await createProvider({ baseUrl: 'https://api.openai.com/v1/', organization: 'org-abc123', project: 'proj_abc123' });
+      await provider.synthesize(synthesisRequest());
       expect(replay.requests[0].path).to.equal('/v1/audio/speech');
       expect(replay.requests[0].headers['openai-organization']).to.equal('org-abc123');
       expect(replay.requests[0].headers['openai-project']).to.equal('proj_abc123');
@@ -43,8 +43,8 @@ describe('openai plugin: synthesis', () => {
   it('sends speed natively and returns Ogg Opus', async () => {
     const replay = await replayFixture('openai', 'speech-opus');
     try {
-      const provider = await createOpenAi();
-      const result = await provider.synthesize(speechRequest({ voice: 'nova', format: 'opus', speed: 1.25 }));
+      const provider = await createProvider();
+      const result = await provider.synthesize(synthesisRequest({ voice: 'nova', format: 'opus', speed: 1.25 }));
       expect(result.format).to.equal('opus');
       expect(ascii(result.audio, 0, 4)).to.equal('OggS');
       expect(JSON.parse(replay.requests[0].body)).to.include({ speed: 1.25, response_format: 'opus' });
@@ -56,8 +56,8 @@ describe('openai plugin: synthesis', () => {
   it('sends instructions to gpt-4o-mini-tts and returns WAV', async () => {
     const replay = await replayFixture('openai', 'speech-wav-instructions');
     try {
-      const provider = await createOpenAi({ instructions: 'Speak in a calm, friendly tone.' });
-      const result = await provider.synthesize(speechRequest({ model: 'gpt-4o-mini-tts', voice: 'marin', format: 'wav', speed: 2 }));
+      const provider = await createProvider({ instructions: 'Speak in a calm, friendly tone.' });
+      const result = await provider.synthesize(synthesisRequest({ model: 'gpt-4o-mini-tts', voice: 'marin', format: 'wav', speed: 2 }));
       expect(result.format).to.equal('wav');
       expect(ascii(result.audio, 0, 4)).to.equal('RIFF');
       expect(ascii(result.audio, 8, 12)).to.equal('WAVE');
@@ -71,8 +71,8 @@ describe('openai plugin: synthesis', () => {
   it('returns 24 kHz pcm and leaves instructions out for tts-1-hd, with a warning', async () => {
     const replay = await replayFixture('openai', 'speech-pcm');
     try {
-      const provider = await createOpenAi({ instructions: 'Whisper.' });
-      const result = await provider.synthesize(speechRequest({ model: 'tts-1-hd', voice: 'echo', format: 'pcm', speed: 0.5 }));
+      const provider = await createProvider({ instructions: 'Whisper.' });
+      const result = await provider.synthesize(synthesisRequest({ model: 'tts-1-hd', voice: 'echo', format: 'pcm', speed: 0.5 }));
       expect(result.format).to.equal('pcm');
       expect(result.sampleRate).to.equal(24000);
       expect(result.audio.byteLength % 2).to.equal(0);

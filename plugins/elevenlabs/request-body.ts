@@ -1,0 +1,24 @@
+import type { ProviderSynthesisRequest } from '../../core';
+import { notNativeFormat } from './errors';
+import type { ElevenLabsOptions } from './options-schema';
+
+export interface ElevenLabsCall {
+  readonly outputFormat: string;
+  /** Set for pcm: the rate the bytes are at. */
+  readonly sampleRate?: number;
+  readonly body: { text: string; model_id: string; voice_settings?: { speed: number } };
+}
+
+/** Maps a planned request to ElevenLabs' query and body (speed only; pitch and volume are the gateway's). */
+export function toElevenLabsCall(request: ProviderSynthesisRequest, options: ElevenLabsOptions): ElevenLabsCall {
+  const body = {
+    text: request.text,
+    model_id: request.model,
+    ...(request.speed !== undefined ? { voice_settings: { speed: request.speed } } : {}),
+  };
+  if (request.format === 'pcm') {
+    return { outputFormat: `pcm_${options.pcmSampleRate}`, sampleRate: options.pcmSampleRate, body };
+  }
+  if (request.format === 'mp3') return { outputFormat: options.mp3OutputFormat, body };
+  throw notNativeFormat(request.format);
+}

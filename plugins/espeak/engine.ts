@@ -1,0 +1,140 @@
+/**
+ * The eSpeak NG engine compiled to WebAssembly, as one worker thread sees it. Only worker threads
+ * load it: synthesis is synchronous WASM and must never run on the gateway's event loop.
+ */
+import { pathToFileURL } from 'node:url';
+import type { EngineProsody, EngineVoice } from './worker-messages';
+
+/** The part of the Emscripten binding's `espeak_VOICE` wrapper used here. */
+interface NativeVoice {
+  readonly ptr: number;
+  get_name(): string;
+  get_identifier(): string;
+  get_gender(): number;
+  /** Byte `index` of the packed language list: (priority byte, name, NUL)*, then NUL. */
+  get_languages(index: number): number;
+}
+
+/** The part of the Emscripten binding's `eSpeakNGWorker` used here. */
+interface NativeSynthesizer {
+  get_voices(index: number): NativeVoice;
+  get_samplerate(): number;
+  set_voice(name: string): number;
+  set_rate(value: number): number;
+  set_pitch(value: number): number;
+  set_range(value: number): number;
+  set_volume(value: number): number;
+  /** Calls back with each block of 16-bit samples; returning true stops the synthesis. */
+  synthesize(text: string, callback: (samples: Int16Array, events: unknown[]) => boolean): void;
+}
+
+interface EspeakModule {
+  eSpeakNGWorker: new () => NativeSynthesizer;
+}
+
+/** eSpeak's own amplitude; volume is applied as a gain afterwards (see request-body.ts). */
+const DEFAULT_AMPLITUDE = 100;
+
+type EspeakModuleFactory = (moduleArguments?: Record<string, unknown>) => Promise<EspeakModule>;
+
+// The package is ESM-only; a real dynamic import() is needed, which tsc (CommonJS output)
+// would otherwise rewrite to require().
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: EspeakModuleFactory }>;
+
+/** Loads the engine; the package finds its voice data file beside itself in node_modules. */
+export async function loadEspeakEngine(): Promise<EspeakEngine> {
+  const entry = require.resolve('@echogarden/espeak-ng-emscripten');
+  const module = await importEsm(pathToFileURL(entry).href);
+  const instance = await module.default();
+  return new EspeakEngine(new instance.eSpeakNGWorker());
+}
+
+/** Synthesized audio: 16-bit mono samples at the engine's native rate. */
+export interface EngineAudio {
+  readonly samples: Int16Array;
+  readonly sampleRate: number;
+  readonly cancelled: boolean;
+}
+
+export class EspeakEngine {
+  constructor(private readonly synthesizer: NativeSynthesizer) {}
+
+  get sampleRate(): number {
+    return this.synthesizer.get_samplerate();
+  }
+
+  listVoices(): EngineVoice[] {
+    const voices: EngineVoice[] = [];
+    for (let index = 0; ; index += 1) {
+      const voice = this.synthesizer.get_voices(index);
+      if (voice.ptr === 0) return voices;
+      voices.push({
+        identifier: voice.get_identifier(),
+        name: voice.get_name().trim(),
+        languages: readLanguages(voice),
+        gender: voice.get_gender(),
+      });
+    }
+  }
+
+  /** `shouldStop` is polled between audio blocks so a cancelled request stops early. */
+  synthesize(voiceIdentifier: string, text: string, prosody: EngineProsody, shouldStop: () => boolean): EngineAudio {
+    if (this.synthesizer.set_voice(voiceIdentifier) !== 0) throw new Error(`eSpeak NG has no voice ${voiceIdentifier}`);
+    this.synthesizer.set_rate(prosody.rate);
+    this.synthesizer.set_pitch(prosody.pitch);
+    this.synthesizer.set_range(prosody.range);
+    this.synthesizer.set_volume(DEFAULT_AMPLITUDE);
+    const blocks: Int16Array[] = [];
+    let cancelled = false;
+    this.synthesizer.synthesize(escapeMarkup(text), (samples) => {
+      blocks.push(samples);
+      cancelled = shouldStop();
+      return cancelled;
+    });
+    const samples = concatenate(blocks);
+    if (prosody.gain !== 1) applyGain(samples, prosody.gain);
+    return { samples, sampleRate: this.sampleRate, cancelled };
+  }
+}
+
+/**
+ * This build parses SSML: plain text such as `<break time="600s"/>` or `x <y> z` would be taken
+ * as markup (silence for minutes, words dropped). Escaped, it is read as written.
+ */
+function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Scales in place, clamping to the 16-bit range. */
+function applyGain(samples: Int16Array, gain: number): void {
+  for (let index = 0; index < samples.length; index += 1) {
+    samples[index] = Math.max(-32768, Math.min(32767, Math.round(samples[index] * gain)));
+  }
+}
+
+function readLanguages(voice: NativeVoice): string[] {
+  const languages: string[] = [];
+  let index = 0;
+  while (voice.get_languages(index) !== 0) {
+    index += 1; // skip the priority byte
+    let name = '';
+    for (let byte = voice.get_languages(index); byte !== 0; byte = voice.get_languages(index)) {
+      name += String.fromCharCode(byte);
+      index += 1;
+    }
+    index += 1; // skip the NUL
+    languages.push(name);
+  }
+  return languages;
+}
+
+function concatenate(blocks: readonly Int16Array[]): Int16Array {
+  const total = blocks.reduce((sum, block) => sum + block.length, 0);
+  const samples = new Int16Array(total);
+  let offset = 0;
+  for (const block of blocks) {
+    samples.set(block, offset);
+    offset += block.length;
+  }
+  return samples;
+}

@@ -1,0 +1,47 @@
+/**
+ * Worker script of the espeak pool: each thread loads its own eSpeak NG engine once and
+ * answers synthesis, voice-list and warm-up tasks.
+ */
+// The light entry point for worker scripts: loading all of core in every thread costs ~25 MB.
+import { serveWorkerTasks, type WorkerReply } from '../../core/workers';
+import { encodeSamples } from './audio-encoding';
+import { loadEspeakEngine, type EspeakEngine } from './engine';
+import type { EspeakResult, EspeakTask, SynthesizeTask } from './worker-messages';
+
+let engine: Promise<EspeakEngine> | undefined;
+
+function getEngine(): Promise<EspeakEngine> {
+  engine ??= loadEspeakEngine();
+  return engine;
+}
+
+async function synthesize(task: SynthesizeTask): Promise<WorkerReply<EspeakResult>> {
+  const loaded = await getEngine();
+  const cancelFlag = new Int32Array(task.cancelFlag);
+  const isCancelled = (): boolean => Atomics.load(cancelFlag, 0) !== 0;
+  const speech = loaded.synthesize(task.voiceIdentifier, task.text, task.prosody, isCancelled);
+  if (speech.cancelled || isCancelled()) {
+    return { result: { kind: 'audio', audio: new Uint8Array(0), sampleRate: speech.sampleRate, cancelled: true } };
+  }
+  const audio = await encodeSamples(speech.samples, speech.sampleRate, task.format);
+  return { result: { kind: 'audio', audio, sampleRate: speech.sampleRate, cancelled: false }, transfer: [audio.buffer] };
+}
+
+async function handle(task: EspeakTask): Promise<WorkerReply<EspeakResult>> {
+  switch (task.kind) {
+    case 'synthesize':
+      return synthesize(task);
+    case 'list-voices':
+      return { result: { kind: 'voices', voices: (await getEngine()).listVoices() } };
+    case 'warm-up': {
+      // Loads the WASM and its data, then runs the whole path once (including the MP3 encoder).
+      const loaded = await getEngine();
+      const prosody = { rate: 175, pitch: 50, range: 50, gain: 1 };
+      const speech = loaded.synthesize(task.voiceIdentifier, 'ready', prosody, () => false);
+      await encodeSamples(speech.samples, speech.sampleRate, 'mp3');
+      return { result: { kind: 'warm' } };
+    }
+  }
+}
+
+serveWorkerTasks<EspeakTask, EspeakResult>(handle);

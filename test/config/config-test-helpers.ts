@@ -1,0 +1,39 @@
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { fixturesRoot } from '../support/paths';
+
+export const configFixtures = join(fixturesRoot, 'config');
+
+/** A fresh working directory per test, removed afterwards. */
+export class TempDirectory {
+  readonly path = mkdtempSync(join(tmpdir(), 'tts-gateway-config-'));
+
+  /** Copies a fixture from test/fixtures/config under a new name; returns its path. */
+  copy(fixture: string, as: string): string {
+    const target = join(this.path, as);
+    copyFileSync(join(configFixtures, fixture), target);
+    return target;
+  }
+
+  write(name: string, content: string): string {
+    const target = join(this.path, name);
+    writeFileSync(target, content);
+    return target;
+  }
+
+  remove(): void {
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}
+
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(Error);
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
