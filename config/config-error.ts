@@ -3,6 +3,8 @@
  * it and what was expected (or the missing environment variable); it never holds a secret.
  */
 export class ConfigError extends Error {
+  /** Its code in core's catalogue of start-up errors, whose template this message follows. */
+  readonly code = 'TTS_CONFIG_INVALID';
   /** The file the problem is in, or undefined for the defaults and the environment. */
   readonly file?: string;
   /** One line per problem, `path: expectation`. */

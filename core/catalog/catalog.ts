@@ -1,4 +1,4 @@
-import { GatewayError, isGatewayError } from '../errors';
+import { gatewayError, isGatewayError } from '../errors';
 import type { ModelInfo, PluginLogger, TtsProvider, VoiceInfo } from '../plugin/contract';
 import { assertNoModelClashes } from '../plugin/model-clashes';
 import type { LoadedProvider } from '../plugin/plugin-loader';
@@ -78,7 +78,7 @@ export class Catalog {
   resolve(model: string): ResolvedModel {
     const resolved = this.byName.get(model);
     if (!resolved) {
-      throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Model "${model.slice(0, MAX_ECHOED_NAME)}" is not available; the model list names the available models`, {
+      throw gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: 'The gateway', model: model.slice(0, MAX_ECHOED_NAME), served: 'the models its model list names' }, {
         details: [{ field: 'model', reason: 'unknown' }],
       });
     }
@@ -97,7 +97,7 @@ export class Catalog {
     const cached = await abortable(this.voiceLists.get(model), signal);
     const voice = cached.find((candidate) => candidate.voiceId === voiceId) ?? (await abortable(this.voiceLists.get(model, true), signal)).find((candidate) => candidate.voiceId === voiceId);
     if (!voice) {
-      throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `Voice "${voiceId.slice(0, MAX_ECHOED_NAME)}" is not available for model "${model}"; the voice list of the model names its voices`, {
+      throw gatewayError('TTS_ERR_VOICE_NOT_FOUND', { provider: 'The gateway', voice: voiceId.slice(0, MAX_ECHOED_NAME), model }, {
         details: [{ field: 'voice', reason: 'unknown' }],
       });
     }
@@ -110,7 +110,7 @@ export class Catalog {
       return await provider.voices(providerModelName);
     } catch (error) {
       if (isGatewayError(error)) throw error;
-      throw new GatewayError('TTS_ERR_UPSTREAM', `Provider "${instance.instanceId}" could not list the voices of model "${model}"`, { cause: error });
+      throw gatewayError('TTS_ERR_UPSTREAM', { provider: `Provider "${instance.instanceId}"`, upstream: `listing the voices of model "${model}"` }, { cause: error });
     }
   }
 }
@@ -118,9 +118,9 @@ export class Catalog {
 /** The shared fetch goes on for other callers; this caller stops waiting when its signal aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new GatewayError('TTS_ERR_CANCELLED', 'The request was cancelled'));
+  if (signal.aborted) return Promise.reject(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request' }));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new GatewayError('TTS_ERR_CANCELLED', 'The request was cancelled'));
+    const onAbort = () => reject(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request' }));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

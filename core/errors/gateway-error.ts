@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from './error-codes';
+import { formatErrorMessage, type ErrorParams } from './error-message';
 
 /** One detail of an error: the field or upstream fact, and why. */
 export interface ErrorDetail {
@@ -15,10 +16,19 @@ export interface GatewayErrorOptions {
 }
 
 /**
+ * The brand every gateway error carries, registered globally (`Symbol.for`): a plugin that
+ * bundles its own copy of core still throws errors this gateway recognizes, where `instanceof`
+ * against another copy's class would turn each into a 500.
+ */
+export const GATEWAY_ERROR_MARK = Symbol.for('tts-gateway.error');
+
+/**
  * The gateway's one error type. Its message is safe to show a client: it never holds a key,
- * a password, the synthesized text or a stack trace.
+ * a password, the synthesized text or a stack trace. Prefer `gatewayError(code, params)`, which
+ * writes the message from the code's one template in the catalogue.
  */
 export class GatewayError extends Error {
+  readonly [GATEWAY_ERROR_MARK] = true;
   readonly code: ErrorCode;
   readonly status: number;
   readonly retryable: boolean;
@@ -36,6 +46,17 @@ export class GatewayError extends Error {
   }
 }
 
+/** A coded error whose message is the code's catalogue template filled with `params`. */
+export function gatewayError(code: ErrorCode, params: ErrorParams, options: GatewayErrorOptions = {}): GatewayError {
+  return new GatewayError(code, formatErrorMessage(ERROR_CATALOGUE[code].template, params), options);
+}
+
+/**
+ * Whether a value is a gateway error, from this copy of core or another: it carries the global
+ * brand and a code of the catalogue.
+ */
 export function isGatewayError(error: unknown): error is GatewayError {
-  return error instanceof GatewayError;
+  if (error === null || typeof error !== 'object') return false;
+  const candidate = error as { [GATEWAY_ERROR_MARK]?: unknown; code?: unknown };
+  return candidate[GATEWAY_ERROR_MARK] === true && typeof candidate.code === 'string' && candidate.code in ERROR_CATALOGUE;
 }

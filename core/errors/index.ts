@@ -1,2 +1,3 @@
-export { ERROR_CATALOGUE, type ErrorCode } from './error-codes';
-export { GatewayError, isGatewayError, type ErrorDetail, type GatewayErrorOptions } from './gateway-error';
+export { ERROR_CATALOGUE, START_ERROR_CATALOGUE, type ErrorCode, type StartErrorCode } from './error-codes';
+export { formatErrorMessage, templateParameters, type ErrorParams } from './error-message';
+export { GATEWAY_ERROR_MARK, GatewayError, gatewayError, isGatewayError, type ErrorDetail, type GatewayErrorOptions } from './gateway-error';

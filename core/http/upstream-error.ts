@@ -1,4 +1,4 @@
-import { GatewayError, type ErrorDetail } from '../errors';
+import { gatewayError, type ErrorDetail, type GatewayError } from '../errors';
 import type { UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 
 // A long run with a digit in it looks like a key; long words (`UnrecognizedClientException`) do not.
@@ -66,23 +66,22 @@ export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
     ...(providerCode ? { providerCode } : {}),
     ...(providerMessage ? { providerMessage } : {}),
   };
-  const where = upstreamStatus !== undefined ? `HTTP ${upstreamStatus}` : `code ${providerCode ?? 'unknown'}`;
-  const suffix = providerMessage ? `: ${providerMessage}` : '';
+  const upstream = upstreamStatus !== undefined ? `HTTP ${upstreamStatus}` : `code ${providerCode ?? 'unknown'}`;
+  const params = { provider, upstream, providerMessage };
   const failure = reading.failure ?? (upstreamStatus !== undefined ? failureOfStatus(upstreamStatus) : 'server_error');
   switch (failure) {
     case 'credentials':
-      return new GatewayError('TTS_ERR_UPSTREAM_AUTH', `${provider} rejected the gateway's credentials (${where})${suffix}`, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM_AUTH', params, { details: [detail] });
     case 'quota':
-      return new GatewayError('TTS_ERR_UPSTREAM_QUOTA', `${provider}: the provider account's quota or billing is exhausted (${where})${suffix}`, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM_QUOTA', params, { details: [detail] });
     case 'rate_limit': {
       const retryAfterSeconds = parseRetryAfter(facts.retryAfterHeader ?? null) ?? reading.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return new GatewayError('TTS_ERR_RATE_LIMITED', `${provider} rate limit reached; retry after ${retryAfterSeconds} s`, { details: [detail], retryAfterSeconds });
+      return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { details: [detail], retryAfterSeconds });
     }
     case 'timeout':
-      return new GatewayError('TTS_ERR_TIMEOUT', `${provider} timed out (${where})${suffix}`, { details: [detail] });
+      return gatewayError('TTS_ERR_TIMEOUT', { subject: provider, limit: `its own deadline (${upstream}${providerMessage ? `: ${providerMessage}` : ''})` }, { details: [detail] });
     case 'server_error':
-      return new GatewayError('TTS_ERR_UPSTREAM', `${provider} failed with ${where}${suffix}`, { details: [detail] });
     case 'rejected':
-      return new GatewayError('TTS_ERR_UPSTREAM', `${provider} rejected the request (${where})${suffix}`, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM', params, { details: [detail] });
   }
 }

@@ -1,4 +1,4 @@
-import { GatewayError, isGatewayError } from '../errors';
+import { gatewayError, isGatewayError, type GatewayError } from '../errors';
 import { readCommonErrorBody } from './common-error-body';
 import { upstreamError } from './upstream-error';
 import type { UpstreamErrorAnswer, UpstreamErrorReading } from './upstream-error-reading';
@@ -75,15 +75,15 @@ export function upstreamAnswerError(request: UpstreamRequest, answer: UpstreamEr
 export function upstreamFailure(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
   if (isGatewayError(error)) return error;
   if (request.signal?.aborted) {
-    return new GatewayError('TTS_ERR_CANCELLED', `The call to ${request.provider} was cancelled`, { cause: error });
+    return gatewayError('TTS_ERR_CANCELLED', { subject: `The call to ${request.provider}` }, { cause: error });
   }
   if (timeout.aborted) {
-    return new GatewayError('TTS_ERR_TIMEOUT', `${request.provider} did not answer within ${request.timeoutMs} ms`, {
+    return gatewayError('TTS_ERR_TIMEOUT', { subject: request.provider, limit: `${request.timeoutMs} ms` }, {
       details: [{ reason: 'upstream_timeout', provider: request.provider, timeoutMs: request.timeoutMs }],
       cause: error,
     });
   }
-  return new GatewayError('TTS_ERR_UNAVAILABLE', `${request.provider} could not be reached`, {
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: request.provider, reason: 'it could not be reached' }, {
     details: [{ reason: 'upstream_unreachable', provider: request.provider }],
     cause: error,
   });
@@ -94,7 +94,7 @@ export function parseUpstreamJson<T>(provider: string, body: Uint8Array): T {
   try {
     return JSON.parse(new TextDecoder().decode(body)) as T;
   } catch (error) {
-    throw new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `${provider} sent a body that is not valid JSON`, {
+    throw gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider, problem: 'the body is not valid JSON' }, {
       details: [{ reason: 'malformed_body', provider }],
       cause: error,
     });
@@ -103,7 +103,7 @@ export function parseUpstreamJson<T>(provider: string, body: Uint8Array): T {
 
 /** Raised by a plugin when an upstream answer parses but lacks what the contract needs. */
 export function badUpstreamResponse(provider: string, what: string): GatewayError {
-  return new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `${provider} sent an unusable answer: ${what}`, {
+  return gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider, problem: what }, {
     details: [{ reason: 'malformed_body', provider }],
   });
 }

@@ -18,25 +18,25 @@ export function pluginExport(moduleExports: unknown): unknown {
  * package or an old plugin fails with a message that says what is wrong.
  */
 export function checkPluginShape(candidate: unknown, describe: string, configPath: string): TtsPlugin {
-  const fail = (code: 'TTS_PLUGIN_BAD_SHAPE' | 'TTS_PLUGIN_CONTRACT_MISMATCH', reason: string): never => {
-    throw new PluginLoadError(code, `Plugin ${describe} (${configPath}) ${reason}`, { configPath });
+  const misfit = (problem: string): never => {
+    throw new PluginLoadError('TTS_PLUGIN_BAD_SHAPE', { plugin: describe, configPath, problem }, { configPath });
   };
-  if (!isObject(candidate)) return fail('TTS_PLUGIN_BAD_SHAPE', 'does not export a plugin object (build its default export with definePlugin())');
+  if (!isObject(candidate)) return misfit('it exports no plugin object (build its default export with definePlugin())');
 
   const contract = candidate.contract;
   if (contract === undefined) {
-    fail('TTS_PLUGIN_BAD_SHAPE', `is not a tts-gateway plugin: its export has no "contract" field (expected "${PLUGIN_CONTRACT_V1}"; build it with definePlugin())`);
+    misfit(`it is not a tts-gateway plugin: its export has no "contract" field (expected "${PLUGIN_CONTRACT_V1}"; build it with definePlugin())`);
   }
   if (contract !== PLUGIN_CONTRACT_V1) {
     const found = typeof contract === 'string' ? `"${contract.slice(0, 60)}"` : `a ${typeof contract}`;
-    const advice = typeof contract === 'string' && contract.startsWith(CONTRACT_FAMILY) ? ': use a version of the plugin built for this contract, or a gateway that supports it' : '';
-    fail('TTS_PLUGIN_CONTRACT_MISMATCH', `implements contract ${found}; this gateway supports "${PLUGIN_CONTRACT_V1}"${advice}`);
+    const advice = typeof contract === 'string' && contract.startsWith(CONTRACT_FAMILY) ? 'use a version of the plugin built for this contract, or a gateway that supports it' : undefined;
+    throw new PluginLoadError('TTS_PLUGIN_CONTRACT_MISMATCH', { plugin: describe, configPath, found, supported: PLUGIN_CONTRACT_V1, advice }, { configPath });
   }
 
   const problems: string[] = [];
   if (typeof candidate.id !== 'string' || candidate.id.trim() === '') problems.push('"id" must be a non-empty string');
   if (!isObject(candidate.optionsSchema) || typeof candidate.optionsSchema === 'function') problems.push('"optionsSchema" must be a JSON Schema object');
   if (typeof candidate.create !== 'function') problems.push('"create" must be a function');
-  if (problems.length > 0) fail('TTS_PLUGIN_BAD_SHAPE', `does not match the plugin contract: ${problems.join('; ')}`);
+  if (problems.length > 0) misfit(problems.join('; '));
   return candidate as unknown as TtsPlugin;
 }

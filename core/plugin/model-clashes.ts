@@ -18,9 +18,15 @@ export function assertNoModelClashes(providers: readonly ProviderModels[]): void
       if (owner) {
         throw new PluginLoadError(
           'TTS_PLUGIN_MODEL_CLASH',
-          `Model "${catalogName}" is offered by both provider "${owner.instanceId}" (${owner.configPath}) and provider "${provider.instanceId}" (${provider.configPath}). ` +
-            `Keep it on one of them with "models:" (the models to serve) or give one a new name with "rename:", ` +
-            `for example under ${provider.configPath}: rename: { ${provider.modelMap.get(catalogName)}: ${catalogName}-${provider.instanceId} }`,
+          {
+            model: `"${catalogName}"`,
+            first: `"${owner.instanceId}"`,
+            firstConfigPath: owner.configPath,
+            provider: `"${provider.instanceId}"`,
+            configPath: provider.configPath,
+            providerModel: provider.modelMap.get(catalogName),
+            suggestion: `${catalogName}-${provider.instanceId}`,
+          },
           { configPath: provider.configPath },
         );
       }

@@ -73,7 +73,7 @@ function prepare(entry: ProviderEntry, index: number, options: LoadProvidersOpti
     // Dynamic by resolved path only: core never imports a plugin statically.
     moduleExports = require(resolved.modulePath);
   } catch (error) {
-    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', `Plugin "${entry.plugin}" (${configPath}) threw while loading: ${errorMessage(error)}`, { configPath, cause: error });
+    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', { plugin: `"${entry.plugin}"`, configPath, reason: `it threw while loading: ${errorMessage(error)}` }, { configPath, cause: error });
   }
   const plugin = checkPluginShape(pluginExport(moduleExports), `"${entry.plugin}"`, configPath);
   const instanceId = entry.id ?? plugin.id;
@@ -86,11 +86,7 @@ function assertUniqueInstanceIds(prepared: readonly PreparedEntry[]): void {
   for (const { instanceId, configPath } of prepared) {
     const first = seen.get(instanceId);
     if (first) {
-      throw new PluginLoadError(
-        'TTS_PLUGIN_DUPLICATE_ID',
-        `Provider id "${instanceId}" is used by both ${first} and ${configPath}: give each instance its own "id:"`,
-        { configPath },
-      );
+      throw new PluginLoadError('TTS_PLUGIN_DUPLICATE_ID', { provider: `"${instanceId}"`, first, configPath }, { configPath });
     }
     seen.set(instanceId, configPath);
   }
@@ -129,7 +125,7 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
   } catch (error) {
     throw new PluginLoadError(
       'TTS_PLUGIN_CREATE_FAILED',
-      `Provider "${instanceId}" (${configPath}, plugin ${plugin.id}) failed to start: ${errorMessage(error, secretValues(prepared.options))}`,
+      { provider: `"${instanceId}"`, configPath, plugin: plugin.id, reason: errorMessage(error, secretValues(prepared.options)) },
       { configPath, cause: error },
     );
   }

@@ -34,7 +34,7 @@ function tryResolve(request: string, paths: readonly string[], configPath: strin
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'MODULE_NOT_FOUND') return undefined;
     // For example ERR_PACKAGE_PATH_NOT_EXPORTED: a package with no CommonJS entry point.
-    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', `Plugin "${request}" (${configPath}) cannot be loaded: ${code ?? (error as Error).message}`, {
+    throw new PluginLoadError('TTS_PLUGIN_LOAD_FAILED', { plugin: `"${request}"`, configPath, reason: code ?? (error as Error).message }, {
       configPath,
       cause: error,
     });
@@ -57,7 +57,7 @@ export function resolvePluginModule(name: string, options: ResolvePluginOptions)
     const target = resolve(options.configDirectory, name); // also absolute when configDirectory is relative
     const modulePath = tryResolve(target, [options.configDirectory], options.configPath);
     if (!modulePath) {
-      throw new PluginLoadError('TTS_PLUGIN_NOT_INSTALLED', `Plugin ${name} (${options.configPath}) was not found: no module at ${target}`, {
+      throw new PluginLoadError('TTS_PLUGIN_NOT_INSTALLED', { plugin: name, configPath: options.configPath, hint: `no module at ${target}` }, {
         configPath: options.configPath,
       });
     }
@@ -73,8 +73,7 @@ export function resolvePluginModule(name: string, options: ResolvePluginOptions)
   const alternative = candidates.length > 1 ? ` (or npm install ${candidates[1]})` : '';
   throw new PluginLoadError(
     'TTS_PLUGIN_NOT_INSTALLED',
-    `Plugin package "${name}" (${options.configPath}) is not installed and is not a built-in plugin: ` +
-      `run \`npm install ${name}\`${alternative} in ${options.configDirectory}`,
+    { plugin: `"${name}"`, configPath: options.configPath, hint: `it is no built-in plugin and no installed package: run \`npm install ${name}\`${alternative} in ${options.configDirectory}` },
     { configPath: options.configPath },
   );
 }

@@ -21,14 +21,14 @@ export function validatePluginOptions(
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new PluginLoadError('TTS_PLUGIN_BAD_SHAPE', `Plugin ${where.describe} (${where.configPath}) has an optionsSchema that is not a valid JSON Schema: ${(error as Error).message}`, {
+    throw new PluginLoadError('TTS_PLUGIN_BAD_SHAPE', { plugin: where.describe, configPath: where.configPath, problem: `its optionsSchema is not a valid JSON Schema: ${(error as Error).message}` }, {
       configPath: where.configPath,
     });
   }
   const copy: Record<string, unknown> = structuredClone({ ...(options ?? {}) });
   if (!validate(copy)) {
     const lines = describeSchemaErrors(validate.errors ?? [], `${where.configPath}.options`);
-    throw new PluginLoadError('TTS_PLUGIN_INVALID_OPTIONS', `Provider ${where.describe} (${where.configPath}) has invalid options:\n${lines.map((line) => `  - ${line}`).join('\n')}`, {
+    throw new PluginLoadError('TTS_PLUGIN_INVALID_OPTIONS', { provider: where.describe, configPath: where.configPath, problems: lines.map((line) => `  - ${line}`).join('\n') }, {
       configPath: where.configPath,
     });
   }

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import { AUDIO_FORMATS } from '../audio/audio-format';
 import { sniffAudioFormat } from '../audio';
-import { GatewayError } from '../errors';
+import { isGatewayError, type GatewayError } from '../errors';
 import type { ModelInfo, NumberRange, PluginContext, TtsPlugin, TtsProvider, VoiceInfo } from '../plugin/contract';
 
 /** A check failure with a message that names the plugin's broken promise. */
@@ -76,7 +76,7 @@ export async function expectGatewayError(promise: Promise<unknown>, code: string
   try {
     await promise;
   } catch (error) {
-    ensure(error instanceof GatewayError, `${what}: must raise core's GatewayError, raised ${String(error)}`);
+    ensure(isGatewayError(error), `${what}: must raise core's GatewayError, raised ${String(error)}`);
     ensure(error.code === code, `${what}: expected ${code}, got ${error.code} (${error.message})`);
     return error;
   }

@@ -1,4 +1,4 @@
-import { GatewayError, type AudioFormat } from '../../core';
+import { gatewayError, type GatewayError, type AudioFormat } from '../../core';
 
 export const PROVIDER = 'Azure Speech';
 
@@ -8,13 +8,13 @@ export const PROVIDER = 'Azure Speech';
  * all. The errors below are the plugin's own refusals, raised before any call.
  */
 export function unknownModel(model: string, served: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Azure Speech serves only the model ${served}`, {
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model, served }, {
     details: [{ field: 'model', reason: 'unknown_model', model }],
   });
 }
 
 export function notNativeFormat(format: AudioFormat): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Azure Speech does not produce ${format} natively`, {
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: PROVIDER, format, reason: 'not a native format of the provider' }, {
     details: [{ field: 'format', reason: 'not_native', format }],
   });
 }

@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'Cartesia';
 
@@ -10,5 +10,5 @@ export function readCartesiaError(answer: UpstreamErrorAnswer): UpstreamErrorRea
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Cartesia has no speech model '${model}'`);
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model });
 }

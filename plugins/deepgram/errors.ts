@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'Deepgram';
 
@@ -17,10 +17,10 @@ export function readDeepgramError(answer: UpstreamErrorAnswer): UpstreamErrorRea
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Deepgram has no speech model '${model}'`);
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model });
 }
 
 /** With Aura the voice is the model: a voice of the other family cannot be used. */
 export function voiceOfOtherFamily(voice: string, model: string): GatewayError {
-  return new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${voice}' is not a ${model} voice`);
+  return gatewayError('TTS_ERR_VOICE_NOT_FOUND', { provider: PROVIDER, voice, model });
 }

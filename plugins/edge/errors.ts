@@ -1,4 +1,4 @@
-import { GatewayError, type UpstreamErrorAnswer } from '../../core';
+import { gatewayError, type AudioFormat, type GatewayError, type UpstreamErrorAnswer } from '../../core';
 
 export const PROVIDER = 'Edge read-aloud';
 
@@ -6,7 +6,7 @@ const UPDATE_HINT = 'its client (token scheme or clientVersion option) may need 
 
 /** The service's answer to a handshake or call it would not serve. */
 export function serviceRefused(what: string, upstreamStatus?: number): GatewayError {
-  return new GatewayError('TTS_ERR_UNAVAILABLE', `The Edge read-aloud service refused the connection (${what}); ${UPDATE_HINT}`, {
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: PROVIDER, reason: `the service refused the connection (${what}); ${UPDATE_HINT}` }, {
     details: [{ reason: 'service_refused', provider: PROVIDER, ...(upstreamStatus ? { upstreamStatus } : {}) }],
   });
 }
@@ -31,30 +31,30 @@ export function readVoiceListError(answer: UpstreamErrorAnswer): GatewayError | 
 
 /** The socket errors of one turn: cancelled by the caller, silent past the deadline, unreachable. */
 export function cancelled(): GatewayError {
-  return new GatewayError('TTS_ERR_CANCELLED', `The call to ${PROVIDER} was cancelled`);
+  return gatewayError('TTS_ERR_CANCELLED', { subject: `The call to ${PROVIDER}` });
 }
 
 export function timedOut(timeoutMs: number): GatewayError {
-  return new GatewayError('TTS_ERR_TIMEOUT', `${PROVIDER} did not finish the turn within ${timeoutMs} ms`, {
+  return gatewayError('TTS_ERR_TIMEOUT', { subject: PROVIDER, limit: `${timeoutMs} ms (the turn did not end)` }, {
     details: [{ reason: 'upstream_timeout', provider: PROVIDER, timeoutMs }],
   });
 }
 
 export function unreachable(error: Error): GatewayError {
-  return new GatewayError('TTS_ERR_UNAVAILABLE', `${PROVIDER} could not be reached`, {
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: PROVIDER, reason: 'it could not be reached' }, {
     details: [{ reason: 'upstream_unreachable', provider: PROVIDER }],
     cause: error,
   });
 }
 
 export function unknownModel(model: string, served: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Edge read-aloud serves only the model ${served}`, {
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model, served }, {
     details: [{ field: 'model', reason: 'unknown_model', model }],
   });
 }
 
-export function notNativeFormat(format: string, model: string): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `${model} produces only mp3 natively`, {
+export function notNativeFormat(format: AudioFormat): GatewayError {
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: PROVIDER, format, reason: 'it produces only mp3 natively' }, {
     details: [{ field: 'format', reason: 'not_native', format }],
   });
 }

@@ -25,7 +25,7 @@ export class EdgeProvider implements TtsProvider {
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     checkModel(request.model);
-    if (request.format !== 'mp3') throw notNativeFormat(request.format, EDGE_MODEL_NAME);
+    if (request.format !== 'mp3') throw notNativeFormat(request.format);
     const warnings: string[] = [];
     if (request.volume !== undefined && request.volume !== 1) {
       warnings.push('Edge read-aloud was asked for a volume change it does not do natively; it was ignored');

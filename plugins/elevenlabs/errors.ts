@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'ElevenLabs';
 
@@ -21,5 +21,5 @@ export function readElevenLabsError(answer: UpstreamErrorAnswer): UpstreamErrorR
 }
 
 export function notNativeFormat(format: AudioFormat): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `ElevenLabs does not return ${format} natively`);
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: PROVIDER, format, reason: 'not a native format of the provider' });
 }

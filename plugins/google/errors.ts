@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'Google Cloud Text-to-Speech';
 
@@ -38,14 +38,14 @@ export function readGoogleError(answer: UpstreamErrorAnswer): UpstreamErrorReadi
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Google serves no model '${model}'`, { details: [{ field: 'model', reason: 'unknown' }] });
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model }, { details: [{ field: 'model', reason: 'unknown' }] });
 }
 
 /** A voice's family is in its name: one of another family is refused before any call. */
 export function voiceNotInModel(voice: string, model: string): GatewayError {
-  return new GatewayError('TTS_ERR_VOICE_NOT_FOUND', `'${voice}' is not a voice of ${model}`, { details: [{ field: 'voice', reason: 'not_in_model' }] });
+  return gatewayError('TTS_ERR_VOICE_NOT_FOUND', { provider: PROVIDER, voice, model }, { details: [{ field: 'voice', reason: 'not_in_model' }] });
 }
 
 export function notNativeFormat(format: AudioFormat): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Google does not return ${format} natively`, { details: [{ field: 'format', reason: 'not_native' }] });
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: PROVIDER, format, reason: 'not a native format of the provider' }, { details: [{ field: 'format', reason: 'not_native' }] });
 }

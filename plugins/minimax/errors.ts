@@ -1,5 +1,6 @@
 import {
-  GatewayError,
+  gatewayError,
+  type GatewayError,
   parseErrorJson,
   readCommonErrorBody,
   upstreamError,
@@ -73,5 +74,5 @@ export function readMiniMaxError(answer: UpstreamErrorAnswer): UpstreamErrorRead
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `MiniMax has no speech model '${model}'`);
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model });
 }

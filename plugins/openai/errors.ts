@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'OpenAI';
 
@@ -21,5 +21,5 @@ export function readOpenAiError(answer: UpstreamErrorAnswer): UpstreamErrorReadi
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `OpenAI has no speech model '${model}'`);
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model });
 }

@@ -1,4 +1,4 @@
-import { GatewayError, parseErrorJson, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { gatewayError, type GatewayError, parseErrorJson, textOf, type AudioFormat, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
 
 export const PROVIDER = 'Amazon Polly';
 
@@ -26,9 +26,9 @@ export function readPollyError(answer: UpstreamErrorAnswer): UpstreamErrorReadin
 }
 
 export function unknownModel(model: string): GatewayError {
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `Amazon Polly serves no model '${model}'`, { details: [{ field: 'model', reason: 'unknown' }] });
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: PROVIDER, model }, { details: [{ field: 'model', reason: 'unknown' }] });
 }
 
 export function notNativeFormat(format: AudioFormat): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `Amazon Polly does not return ${format} natively`, { details: [{ field: 'format', reason: 'not_native' }] });
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: PROVIDER, format, reason: 'not a native format of the provider' }, { details: [{ field: 'format', reason: 'not_native' }] });
 }

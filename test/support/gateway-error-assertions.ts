@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GatewayError } from '../../core';
+import { isGatewayError, type GatewayError } from '../../core';
 
 /**
  * Awaits a promise that must reject with a GatewayError (with `code`, when given) and returns
@@ -10,7 +10,7 @@ export async function expectGatewayError(promise: Promise<unknown>, code?: strin
   try {
     await promise;
   } catch (error) {
-    expect(error).to.be.instanceOf(GatewayError);
+    expect(isGatewayError(error), `expected a GatewayError, got ${String(error)}`).to.equal(true);
     if (code !== undefined) expect((error as GatewayError).code).to.equal(code);
     return error as GatewayError;
   }

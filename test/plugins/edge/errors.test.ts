@@ -15,7 +15,7 @@ describe('edge plugin: refusals and failures', () => {
     const provider = await createProvider(standIn);
     const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.status).to.equal(503);
-    expect(error.message).to.include('Edge read-aloud service refused the connection (HTTP 403)');
+    expect(error.message).to.include('Edge read-aloud is unavailable: the service refused the connection (HTTP 403)');
     expect(error.message).to.include('client');
     expect(error.message).to.include('may need an update');
     expect(error.details[0]).to.include({ reason: 'service_refused', upstreamStatus: 403 });
