@@ -1,5 +1,8 @@
 import type { TtsPlugin } from '../plugin/contract';
 
+/** The groups of the conformance suite; each can be switched off on its own. */
+export type ConformanceGroupName = 'catalog' | 'formats' | 'errors' | 'cancellation' | 'streaming';
+
 /** How a plugin's own test suite runs the shared conformance suite. */
 export interface ConformanceOptions<Options> {
   /** The plugin under test: its package's default export. */
@@ -17,12 +20,18 @@ export interface ConformanceOptions<Options> {
    * (401, 429 with Retry-After, 5xx, unreachable) and cancellation of an in-flight call.
    */
   readonly httpErrorMapping?: boolean;
+  /**
+   * Groups to run; all run by default (`errors` and the in-flight cancellation only for HTTP
+   * plugins, `streaming` only for providers with `synthesizeStream`). `{ streaming: false }`
+   * switches one off.
+   */
+  readonly groups?: Partial<Record<ConformanceGroupName, boolean>>;
   /** Voice to synthesize with for a model; defaults to the model's first listed voice. */
   readonly voiceFor?: (model: string) => string | undefined;
   /** Only these models are synthesized with (all are listed and checked); default: all. */
   readonly synthesisModels?: readonly string[];
   /** Text synthesized in every check; default a short English sentence. */
   readonly sampleText?: string;
-  /** Mocha timeout per check in milliseconds; default 30 s (embedded engines warm up). */
+  /** Timeout per check in milliseconds for runners that take one; default 30 s (embedded engines warm up). */
   readonly timeoutMs?: number;
 }

@@ -1,7 +1,12 @@
 /**
- * Core's test kit for plugin authors (a separate entry point: it needs mocha's globals and is
- * never loaded by the running gateway).
+ * Core's test kit for plugin authors (a separate entry point, never loaded by the running
+ * gateway). The suite is plain data and functions (`conformanceSuite`), run without a framework
+ * (`runConformance`), declared in any runner (`registerConformance`) or in mocha
+ * (`describeProviderConformance`).
  */
 export { describeProviderConformance } from './describe-provider-conformance';
-export type { ConformanceOptions } from './conformance-options';
+export { registerConformance, type ConformanceRunner } from './register-conformance';
+export { runConformance, type ConformanceResult } from './run-conformance';
+export { conformanceSuite, type CheckOutcome, type ConformanceCheck, type ConformanceGroup, type ConformanceSuite } from './conformance-suite';
+export type { ConformanceGroupName, ConformanceOptions } from './conformance-options';
 export { failingFetches } from './failing-fetches';
