@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one Azure Speech instance, after ajv has applied the defaults. */
 export interface AzureOptions {
@@ -12,15 +12,15 @@ export interface AzureOptions {
   readonly timeoutMs: number;
 }
 
-export const azureOptionsSchema: JsonSchema = {
+export const azureOptionsSchema: OptionsSchema<AzureOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
   anyOf: [{ required: ['region'] }, { required: ['baseUrl'] }],
   properties: {
-    region: { type: 'string', pattern: '^[a-z0-9]+$', description: 'Azure region of the Speech resource, e.g. westeurope' },
+    region: { nullable: true, type: 'string', pattern: '^[a-z0-9]+$', description: 'Azure region of the Speech resource, e.g. westeurope' },
     apiKey: { type: 'string', minLength: 1, description: 'Speech resource key' },
-    baseUrl: { type: 'string', pattern: '^https?://', description: 'Default: https://{region}.tts.speech.microsoft.com' },
+    baseUrl: { nullable: true, type: 'string', pattern: '^https?://', description: 'Default: https://{region}.tts.speech.microsoft.com' },
     timeoutMs: { type: 'integer', minimum: 1, default: 30000 },
   },
 };

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one `cartesia` provider instance, after ajv has applied the defaults. */
 export interface CartesiaOptions {
@@ -15,7 +15,7 @@ export interface CartesiaOptions {
 
 export const CARTESIA_SAMPLE_RATES = [8000, 16000, 22050, 24000, 44100, 48000] as const;
 
-export const cartesiaOptionsSchema: JsonSchema = {
+export const cartesiaOptionsSchema: OptionsSchema<CartesiaOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
@@ -24,7 +24,7 @@ export const cartesiaOptionsSchema: JsonSchema = {
     baseUrl: { type: 'string', pattern: '^https?://', default: 'https://api.cartesia.ai' },
     version: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', default: '2026-03-01' },
     sampleRate: { type: 'integer', enum: [...CARTESIA_SAMPLE_RATES], default: 44100 },
-    language: { type: 'string', pattern: '^[a-z]{2,3}$' },
+    language: { nullable: true, type: 'string', pattern: '^[a-z]{2,3}$' },
     timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },
   },
 };

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one `deepgram` provider instance, after ajv has applied the defaults. */
 export interface DeepgramOptions {
@@ -8,7 +8,7 @@ export interface DeepgramOptions {
   readonly timeoutMs: number;
 }
 
-export const deepgramOptionsSchema: JsonSchema = {
+export const deepgramOptionsSchema: OptionsSchema<DeepgramOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],

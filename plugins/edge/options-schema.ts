@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one Edge read-aloud instance, after ajv has applied the defaults. */
 export interface EdgeOptions {
@@ -19,9 +19,11 @@ export interface EdgeOptions {
 
 export const EDGE_READ_ALOUD_ROOT = 'speech.platform.bing.com/consumer/speech/synthesize/readaloud';
 
-export const edgeOptionsSchema: JsonSchema = {
+export const edgeOptionsSchema: OptionsSchema<EdgeOptions> = {
   type: 'object',
   additionalProperties: false,
+  // Every option has a default.
+  required: [],
   properties: {
     baseUrl: { type: 'string', pattern: '^wss?://', default: `wss://${EDGE_READ_ALOUD_ROOT}/edge/v1` },
     voicesUrl: { type: 'string', pattern: '^https?://', default: `https://${EDGE_READ_ALOUD_ROOT}/voices/list` },

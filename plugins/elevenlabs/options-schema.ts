@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** The `pcm_*` sample rates ElevenLabs offers (44.1 kHz needs a Pro plan). */
 export const ELEVENLABS_PCM_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
@@ -21,7 +21,7 @@ export interface ElevenLabsOptions {
   readonly voicePageSize: number;
 }
 
-export const elevenLabsOptionsSchema: JsonSchema = {
+export const elevenLabsOptionsSchema: OptionsSchema<ElevenLabsOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
@@ -29,7 +29,7 @@ export const elevenLabsOptionsSchema: JsonSchema = {
     apiKey: { type: 'string', minLength: 1, description: 'ElevenLabs API key (for example ${ELEVENLABS_API_KEY}).' },
     baseUrl: { type: 'string', pattern: '^https?://', default: 'https://api.elevenlabs.io' },
     timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },
-    models: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' } },
+    models: { nullable: true, type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' } },
     mp3OutputFormat: { type: 'string', enum: [...ELEVENLABS_MP3_FORMATS], default: 'mp3_44100_128' },
     pcmSampleRate: { type: 'integer', enum: [...ELEVENLABS_PCM_RATES], default: 24000 },
     voicePageSize: { type: 'integer', minimum: 1, maximum: 100, default: 100 },

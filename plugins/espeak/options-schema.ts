@@ -1,5 +1,5 @@
 /** Options of the espeak plugin, as a deployment writes them under `providers[].options`. */
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 export interface EspeakOptions {
   /** Worker threads that synthesize; defaults to the number of cores. */
@@ -10,17 +10,19 @@ export interface EspeakOptions {
 
 export const DEFAULT_VOICE = 'en-us';
 
-export const espeakOptionsSchema: JsonSchema = {
+export const espeakOptionsSchema: OptionsSchema<EspeakOptions> = {
   type: 'object',
   additionalProperties: false,
   properties: {
     workers: {
+      nullable: true,
       type: 'integer',
       minimum: 1,
       maximum: 256,
       description: 'Worker threads that synthesize (default: the number of cores).',
     },
     defaultVoice: {
+      nullable: true,
       type: 'string',
       minLength: 1,
       description: `eSpeak NG voiceId used for warm-up and when a request names no voice (default: ${DEFAULT_VOICE}).`,

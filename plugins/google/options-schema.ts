@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one Google Cloud Text-to-Speech instance (validated by the schema below). */
 export interface GoogleOptions {
@@ -10,7 +10,7 @@ export interface GoogleOptions {
 
 export const GOOGLE_DEFAULT_BASE_URL = 'https://texttospeech.googleapis.com';
 
-export const googleOptionsSchema: JsonSchema = {
+export const googleOptionsSchema: OptionsSchema<GoogleOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],

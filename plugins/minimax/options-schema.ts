@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one `minimax` provider instance, after ajv has applied the defaults. */
 export interface MiniMaxOptions {
@@ -17,13 +17,13 @@ export interface MiniMaxOptions {
 
 export const MINIMAX_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100] as const;
 
-export const miniMaxOptionsSchema: JsonSchema = {
+export const miniMaxOptionsSchema: OptionsSchema<MiniMaxOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
   properties: {
     apiKey: { type: 'string', minLength: 1, description: 'MiniMax API key (for example ${MINIMAX_API_KEY}).' },
-    groupId: { type: 'string', minLength: 1, description: 'GroupId, only for keys of the older group-bound API.' },
+    groupId: { nullable: true, type: 'string', minLength: 1, description: 'GroupId, only for keys of the older group-bound API.' },
     baseUrl: { type: 'string', pattern: '^https?://', default: 'https://api.minimax.io' },
     sampleRate: { type: 'integer', enum: [...MINIMAX_SAMPLE_RATES], default: 32000 },
     timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },

@@ -1,4 +1,4 @@
-import type { AudioFormat, JsonSchema, NumberRange } from '../../core';
+import type { AudioFormat, NumberRange, OptionsSchema } from '../../core';
 
 /** A voice written in the configuration, for servers without a voice list endpoint. */
 export interface ConfiguredVoice {
@@ -39,18 +39,19 @@ export interface OpenAiCompatibleOptions {
 const SAFE_NAME = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 const LANGUAGE_TAG = '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$';
 
-export const openAiCompatibleOptionsSchema: JsonSchema = {
+export const openAiCompatibleOptionsSchema: OptionsSchema<OpenAiCompatibleOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['baseUrl'],
   properties: {
     baseUrl: { type: 'string', pattern: '^https?://', description: 'Root URL of the OpenAI-compatible server.' },
-    apiKey: { type: 'string', minLength: 1 },
+    apiKey: { nullable: true, type: 'string', minLength: 1 },
     timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },
-    models: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+    models: { nullable: true, type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
     modelPattern: { type: 'string', minLength: 1, default: 'tts|speech|kokoro|piper|voice' },
-    modelPrefix: { type: 'string', pattern: SAFE_NAME },
+    modelPrefix: { nullable: true, type: 'string', pattern: SAFE_NAME },
     voices: {
+      nullable: true,
       type: 'array',
       minItems: 1,
       items: {
@@ -62,10 +63,10 @@ export const openAiCompatibleOptionsSchema: JsonSchema = {
             required: ['id'],
             properties: {
               id: { type: 'string', minLength: 1 },
-              name: { type: 'string' },
-              language: { type: 'string', pattern: LANGUAGE_TAG },
-              gender: { type: 'string', enum: ['Male', 'Female', 'Unknown'] },
-              description: { type: 'string' },
+              name: { nullable: true, type: 'string' },
+              language: { nullable: true, type: 'string', pattern: LANGUAGE_TAG },
+              gender: { nullable: true, type: 'string', enum: ['Male', 'Female', 'Unknown'] },
+              description: { nullable: true, type: 'string' },
             },
           },
         ],

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one `openai` provider instance, after ajv has applied the defaults. */
 export interface OpenAiOptions {
@@ -14,16 +14,16 @@ export interface OpenAiOptions {
   readonly timeoutMs: number;
 }
 
-export const openAiOptionsSchema: JsonSchema = {
+export const openAiOptionsSchema: OptionsSchema<OpenAiOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
   properties: {
     apiKey: { type: 'string', minLength: 1, description: 'OpenAI API key (for example ${OPENAI_API_KEY}).' },
     baseUrl: { type: 'string', pattern: '^https?://', default: 'https://api.openai.com' },
-    organization: { type: 'string', minLength: 1 },
-    project: { type: 'string', minLength: 1 },
-    instructions: { type: 'string', minLength: 1, maxLength: 4096 },
+    organization: { nullable: true, type: 'string', minLength: 1 },
+    project: { nullable: true, type: 'string', minLength: 1 },
+    instructions: { nullable: true, type: 'string', minLength: 1, maxLength: 4096 },
     timeoutMs: { type: 'integer', minimum: 1, maximum: 600000, default: 30000 },
   },
 };

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core';
+import type { OptionsSchema } from '../../core';
 
 /** Options of one Amazon Polly instance (validated by the schema below). */
 export interface PollyOptions {
@@ -21,7 +21,7 @@ export function pollyBaseUrl(options: Pick<PollyOptions, 'region' | 'baseUrl'>):
   return (options.baseUrl ?? `https://polly.${options.region}.${domain}`).replace(/\/+$/, '');
 }
 
-export const pollyOptionsSchema: JsonSchema = {
+export const pollyOptionsSchema: OptionsSchema<PollyOptions> = {
   type: 'object',
   additionalProperties: false,
   required: ['region', 'accessKeyId', 'secretAccessKey'],
@@ -29,8 +29,8 @@ export const pollyOptionsSchema: JsonSchema = {
     region: { type: 'string', pattern: '^[a-z]{2}(-[a-z]+)+-[0-9]+$', description: 'AWS region, e.g. us-east-1' },
     accessKeyId: { type: 'string', minLength: 1, description: 'usually ${AWS_ACCESS_KEY_ID}' },
     secretAccessKey: { type: 'string', minLength: 1, description: 'usually ${AWS_SECRET_ACCESS_KEY}' },
-    sessionToken: { type: 'string', minLength: 1, description: 'usually ${AWS_SESSION_TOKEN}, for temporary credentials' },
-    baseUrl: { type: 'string', pattern: '^https?://', description: 'default https://polly.{region}.amazonaws.com (amazonaws.com.cn in cn-* regions)' },
+    sessionToken: { nullable: true, type: 'string', minLength: 1, description: 'usually ${AWS_SESSION_TOKEN}, for temporary credentials' },
+    baseUrl: { nullable: true, type: 'string', pattern: '^https?://', description: 'default https://polly.{region}.amazonaws.com (amazonaws.com.cn in cn-* regions)' },
     timeoutMs: { type: 'integer', minimum: 1, default: 30_000 },
   },
 };
