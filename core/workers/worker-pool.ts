@@ -14,22 +14,78 @@ export interface WorkerPoolOptions {
   readonly workerData?: unknown;
 }
 
+/**
+ * A claim on one worker of a pool, for work whose state lives in that worker (a stream):
+ * tasks run with it go to that worker only, waiting while it is busy.
+ */
+export interface WorkerPin {
+  /** Index of the worker in its pool. */
+  readonly worker: number;
+  /** False once that worker crashed (its state is gone) or the pin was released. */
+  readonly alive: boolean;
+  /** Gives the claim back, so new pins spread to less loaded workers. Idempotent. */
+  release(): void;
+}
+
+export interface RunOptions {
+  /** Runs the task on the pinned worker instead of the next free one. */
+  readonly pin?: WorkerPin;
+}
+
 interface PendingTask {
-  readonly message: TaskMessage<unknown>;
-  readonly transfer: readonly TransferListItem[];
+  readonly id: number;
+  /** The task until it is posted; cleared then so the caller's payload is not kept alive here. */
+  payload?: { readonly message: TaskMessage<unknown>; readonly transfer: readonly TransferListItem[] };
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
-  readonly signal?: AbortSignal;
+  /** Removes the abort listener: a long-lived signal must not keep a settled task alive. */
+  readonly detach: () => void;
+  readonly pin?: Pin;
 }
 
 interface Slot {
   worker: Worker;
   current?: PendingTask;
+  /** Bumped when the worker is replaced: pins of an older generation lost their state. */
+  generation: number;
+  pins: number;
+}
+
+class Pin implements WorkerPin {
+  private released = false;
+
+  constructor(
+    private readonly slots: readonly Slot[],
+    readonly worker: number,
+    readonly generation: number,
+  ) {}
+
+  get alive(): boolean {
+    return !this.released && !this.crashed;
+  }
+
+  get crashed(): boolean {
+    return this.slots[this.worker].generation !== this.generation;
+  }
+
+  get isReleased(): boolean {
+    return this.released;
+  }
+
+  belongsTo(slots: readonly Slot[]): boolean {
+    return slots === this.slots;
+  }
+
+  release(): void {
+    if (!this.alive) return;
+    this.released = true;
+    this.slots[this.worker].pins -= 1;
+  }
 }
 
 /**
  * A fixed pool of worker threads for CPU-bound work (synthesis, DSP, encoding), so the event
- * loop keeps serving. Tasks queue in order; a crashed worker is replaced and only its task fails.
+ * loop keeps serving. Tasks queue in order; a crashed worker is replaced and only its tasks fail.
  */
 export class WorkerPool<Task, Result> {
   private readonly slots: Slot[] = [];
@@ -39,26 +95,46 @@ export class WorkerPool<Task, Result> {
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
-    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index) });
+    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0 });
   }
 
   get size(): number {
     return this.slots.length;
   }
 
-  /** Runs one task on the next free worker. `transfer` moves buffers instead of copying them. */
-  run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal): Promise<Result> {
+  /** Claims the worker with the fewest pins, for a series of tasks that share state in it. */
+  pin(): WorkerPin {
+    let chosen = 0;
+    this.slots.forEach((slot, index) => {
+      if (slot.pins < this.slots[chosen].pins) chosen = index;
+    });
+    this.slots[chosen].pins += 1;
+    return new Pin(this.slots, chosen, this.slots[chosen].generation);
+  }
+
+  /**
+   * Runs one task on the next free worker, or on the pinned one. `transfer` moves buffers
+   * instead of copying them. An abort drops the task while it waits; a started task runs on.
+   */
+  run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
     if (this.closed) return Promise.reject(new GatewayError('TTS_ERR_UNAVAILABLE', `${this.options.name} pool is closed`));
     if (signal?.aborted) return Promise.reject(cancelled(this.options.name));
+    const pin = options.pin;
+    if (pin && !(pin instanceof Pin && pin.belongsTo(this.slots))) return Promise.reject(new TypeError('the pin belongs to another pool'));
+    if (pin?.crashed) return Promise.reject(lostState(this.options.name));
+    if (pin?.isReleased) return Promise.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} task ran on a released pin`));
     return new Promise<Result>((resolve, reject) => {
+      const onAbort = (): void => this.dropQueued(pending);
+      const id = this.nextId++;
       const pending: PendingTask = {
-        message: { id: this.nextId++, task },
-        transfer,
+        id,
+        payload: { message: { id, task }, transfer },
         resolve: resolve as (value: unknown) => void,
         reject,
-        signal,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+        pin,
       };
-      signal?.addEventListener('abort', () => this.dropQueued(pending), { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(pending);
       this.dispatch();
     });
@@ -71,7 +147,7 @@ export class WorkerPool<Task, Result> {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new GatewayError('TTS_ERR_UNAVAILABLE', `${this.options.name} pool closed`));
+    for (const pending of this.queue.splice(0)) this.fail(pending, new GatewayError('TTS_ERR_UNAVAILABLE', `${this.options.name} pool closed`));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
@@ -83,27 +159,31 @@ export class WorkerPool<Task, Result> {
     worker.unref();
     worker.on('message', (message: ResultMessage<Result>) => this.settle(worker, message));
     worker.on('error', (error) => this.replace(worker, error));
-    worker.on('exit', (code) => {
-      if (!this.closed && code !== 0) this.replace(worker, new Error(`worker exited with code ${code}`));
-    });
+    // Any exit outside close() loses the worker, even a clean one: its tasks would wait forever.
+    worker.on('exit', (code) => this.replace(worker, new Error(`worker exited with code ${code}`)));
     return worker;
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.current) continue;
-      const next = this.queue.shift();
-      if (!next) return;
+    this.slots.forEach((slot, index) => {
+      if (slot.current) return;
+      const position = this.queue.findIndex((pending) => pending.pin === undefined || pending.pin.worker === index);
+      if (position < 0) return;
+      const [next] = this.queue.splice(position, 1);
+      next.detach();
+      const payload = next.payload;
+      next.payload = undefined;
+      if (!payload) return next.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} task was posted twice`));
       slot.current = next;
       slot.worker.ref();
-      slot.worker.postMessage(next.message, next.transfer as TransferListItem[]);
-    }
+      slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
+    });
   }
 
   private settle(worker: Worker, message: ResultMessage<Result>): void {
     const slot = this.slots.find((candidate) => candidate.worker === worker);
     const pending = slot?.current;
-    if (!slot || !pending || pending.message.id !== message.id) return;
+    if (!slot || !pending || pending.id !== message.id) return;
     slot.current = undefined;
     worker.unref();
     if (message.ok) pending.resolve(message.result);
@@ -114,19 +194,30 @@ export class WorkerPool<Task, Result> {
   private replace(worker: Worker, error: Error): void {
     const index = this.slots.findIndex((candidate) => candidate.worker === worker);
     if (index < 0 || this.closed) return;
-    const failed = this.slots[index].current;
+    const old = this.slots[index];
     void worker.terminate();
-    this.slots[index] = { worker: this.spawn(index) };
-    failed?.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} worker crashed`, { cause: error }));
+    this.slots[index] = { worker: this.spawn(index), generation: old.generation + 1, pins: 0 };
+    old.current?.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} worker crashed`, { cause: error }));
+    // Tasks pinned to the lost worker need state the new one does not have.
+    for (const pending of this.queue.filter((candidate) => candidate.pin?.worker === index)) {
+      this.queue.splice(this.queue.indexOf(pending), 1);
+      this.fail(pending, lostState(this.options.name));
+    }
     this.dispatch();
   }
 
   private dropQueued(pending: PendingTask): void {
     const position = this.queue.indexOf(pending);
-    if (position >= 0) {
-      this.queue.splice(position, 1);
-      pending.reject(cancelled(this.options.name));
-    }
+    if (position < 0) return;
+    this.queue.splice(position, 1);
+    this.fail(pending, cancelled(this.options.name));
+  }
+
+  /** Rejects a task that never ran, letting go of its payload and listener. */
+  private fail(pending: PendingTask, error: Error): void {
+    pending.detach();
+    pending.payload = undefined;
+    pending.reject(error);
   }
 }
 
@@ -138,4 +229,8 @@ function workerFailure(name: string, error: { message: string; code?: string }):
 
 function cancelled(name: string): GatewayError {
   return new GatewayError('TTS_ERR_CANCELLED', `${name} task was cancelled`);
+}
+
+function lostState(name: string): GatewayError {
+  return new GatewayError('TTS_ERR_INTERNAL', `${name} worker crashed: the state this task needs is lost`);
 }
