@@ -13,7 +13,7 @@ import { applyGain } from '../core/audio/dsp/gain';
 import { joinPcm } from '../core/audio/dsp/join';
 import { resample } from '../core/audio/dsp/resample';
 import { changeTempoAndPitch } from '../core/audio/dsp/sonic';
-import { ENCODABLE_FORMATS, encodeAudio } from '../core/audio/encode/encode-audio';
+import { encodableFormats, encodeAudio } from '../core/audio/encode/encode-audio';
 import type { AudioFormat } from '../core/audio/audio-format';
 import type { PcmAudio } from '../core/audio/pcm';
 import { runStreamingBench } from './streaming-bench';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   report('baseline: encode wav (16-bit)', baseline, baseline);
 
   const encoded = new Map<AudioFormat, Uint8Array>();
-  for (const format of ENCODABLE_FORMATS.filter((candidate) => candidate !== 'wav')) {
+  for (const format of encodableFormats().filter((candidate) => candidate !== 'wav')) {
     const factor = await realTimeFactor(seconds, async () => encoded.set(format, (await encodeAudio(speech, format)).audio));
     report(`encode ${format}`, factor, baseline);
   }

@@ -1,8 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import {
-  DECODABLE_FORMATS,
-  ENCODABLE_FORMATS,
-  type AudioChunk,
   type AudioEngine,
   type AudioProcessor,
   type AudioSink,
@@ -33,25 +30,12 @@ export function modelDirectory(catalog: Catalog): ModelDirectory {
 /** The worker-pool audio processor as the synthesis service sees it. */
 export function audioEngine(processor: AudioProcessor): AudioEngine {
   return {
-    decodableFormats: DECODABLE_FORMATS,
-    encodableFormats: ENCODABLE_FORMATS,
+    // Computed once: aac depends on whether the processor's ffmpeg runs.
+    decodableFormats: processor.decodableFormats,
+    encodableFormats: processor.encodableFormats,
     process: (job, signal) => processor.process(job, signal),
-    // Interim until the audio workers stream: the session encodes everything at its end.
-    openStream: async (spec) => {
-      const inputs: AudioChunk[] = [];
-      const empty = { audio: new Uint8Array(0), sampleRate: spec.sampleRate ?? 0, durationSeconds: 0 };
-      return {
-        push: async (input: AudioChunk) => {
-          inputs.push(input);
-          return empty;
-        },
-        end: async (signal?: AbortSignal) => {
-          const result = await processor.process({ inputs, speed: spec.speed, pitch: spec.pitch, volume: spec.volume, output: spec.output }, signal);
-          return { audio: result.audio, sampleRate: result.sampleRate, durationSeconds: result.durationSeconds };
-        },
-        close: async () => undefined,
-      };
-    },
+    // Each session lives in one audio worker: decode, DSP and encoding carry their state across inputs.
+    openStream: (spec) => processor.openStream(spec),
   };
 }
 

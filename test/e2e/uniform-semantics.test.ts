@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import {
   AudioProcessor,
-  DECODABLE_FORMATS,
-  ENCODABLE_FORMATS,
+  decodableFormats,
+  encodableFormats,
   planSynthesis,
   SEAM_CROSSFADE_SECONDS,
   sniffAudioFormat,
@@ -16,7 +16,7 @@ import { SemanticsPipeline } from './semantics-pipeline';
 import { SUBJECTS } from './semantics-subjects';
 import { decodeAndMeasure, describeRatio, seamCentres, seamSteps, withinRatio, type SpeechMeasures } from './speech-measures';
 
-const CODECS = { decodable: DECODABLE_FORMATS, encodable: ENCODABLE_FORMATS };
+const CODECS = { decodable: decodableFormats(), encodable: encodableFormats() };
 const ADJUSTMENTS: readonly Adjustment[] = ['speed', 'pitch', 'volume'];
 /** Multi-byte letters and a dash, so byte limits (Google, Edge) bind before character limits. */
 const SENTENCE = 'Über café façades the gateway splits long text at sentence boundaries — every chunk is spoken in order. ';
@@ -107,7 +107,7 @@ describe('e2e: uniform semantics of speed, pitch, volume and format on every bui
             for (const adjustment of ADJUSTMENTS) expectRequested(subject.pluginId, output, adjustment, request[adjustment], appliedBy[adjustment] === 'native');
           });
 
-          for (const format of ENCODABLE_FORMATS) {
+          for (const format of CODECS.encodable) {
             it(`format ${format}: the stored bytes are ${format}, transcoded unless native, and hold the whole speech`, async () => {
               const native = pipeline.capabilities(model).formats.includes(format);
               const output = await pipeline.synthesize({ ...base, format });

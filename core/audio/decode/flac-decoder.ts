@@ -1,7 +1,9 @@
 import { isGatewayError } from '../../errors';
 import { loadFlac } from '../codecs/flac-library';
+import { concatBytes } from '../concat';
 import { downmixPlanar, type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
+import type { StreamDecoder } from './stream-decoder';
 
 interface DecodedBlock {
   readonly channels: Float32Array[];
@@ -69,4 +71,30 @@ export async function decodeFlac(bytes: Uint8Array): Promise<PcmAudio> {
     offset += block.length;
   }
   return { samples, sampleRate };
+}
+
+/**
+ * FLAC in pieces: libFLAC's decoder pulls its input and cannot wait for more, so the pieces
+ * of one answer are collected and decoded when it ends (providers send FLAC whole anyway).
+ */
+export class FlacStreamDecoder implements StreamDecoder {
+  sampleRate: number | undefined;
+  private pieces: Uint8Array[] = [];
+
+  async write(bytes: Uint8Array): Promise<Float32Array> {
+    this.pieces.push(bytes);
+    return new Float32Array(0);
+  }
+
+  async end(): Promise<Float32Array> {
+    const pieces = this.pieces;
+    this.pieces = [];
+    const decoded = await decodeFlac(concatBytes(pieces));
+    this.sampleRate = decoded.sampleRate;
+    return decoded.samples;
+  }
+
+  dispose(): void {
+    this.pieces = [];
+  }
 }

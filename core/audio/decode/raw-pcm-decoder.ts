@@ -1,14 +1,53 @@
 import { type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
+import type { StreamDecoder } from './stream-decoder';
 
-/** Decodes raw signed 16-bit little-endian mono PCM; the rate comes from the provider, not the bytes. */
-export function decodeRawPcm(bytes: Uint8Array, sampleRate: number | undefined): PcmAudio {
-  if (sampleRate === undefined || !Number.isFinite(sampleRate) || sampleRate < 1000) {
-    throw undecodable('pcm', 'raw pcm needs a sample rate');
-  }
+function checkRate(sampleRate: number | undefined): number {
+  if (sampleRate === undefined || !Number.isFinite(sampleRate) || sampleRate < 1000) throw undecodable('pcm', 'raw pcm needs a sample rate');
+  return sampleRate;
+}
+
+function s16leToFloat(bytes: Uint8Array): Float32Array {
   const frames = Math.floor(bytes.length / 2);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const samples = new Float32Array(frames);
   for (let index = 0; index < frames; index += 1) samples[index] = view.getInt16(index * 2, true) / 32768;
-  return { samples, sampleRate };
+  return samples;
+}
+
+/** Decodes raw signed 16-bit little-endian mono PCM; the rate comes from the provider, not the bytes. */
+export function decodeRawPcm(bytes: Uint8Array, sampleRate: number | undefined): PcmAudio {
+  return { samples: s16leToFloat(bytes), sampleRate: checkRate(sampleRate) };
+}
+
+/** Raw s16le in pieces of any length: an odd byte at the end of a piece waits for the next. */
+export class RawPcmStreamDecoder implements StreamDecoder {
+  readonly sampleRate: number;
+  private carry?: number;
+
+  constructor(sampleRate: number | undefined) {
+    this.sampleRate = checkRate(sampleRate);
+  }
+
+  async write(bytes: Uint8Array): Promise<Float32Array> {
+    let input = bytes;
+    if (this.carry !== undefined && bytes.length > 0) {
+      input = new Uint8Array(bytes.length + 1);
+      input[0] = this.carry;
+      input.set(bytes, 1);
+      this.carry = undefined;
+    }
+    if (input.length % 2 === 1) {
+      this.carry = input[input.length - 1];
+      input = input.subarray(0, input.length - 1);
+    }
+    return s16leToFloat(input);
+  }
+
+  /** A lone byte left over is half a sample: dropped, as whole-file decoding does. */
+  async end(): Promise<Float32Array> {
+    return new Float32Array(0);
+  }
+
+  dispose(): void {}
 }

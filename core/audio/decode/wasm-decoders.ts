@@ -1,8 +1,9 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { OggOpusDecoder } from 'ogg-opus-decoder';
 import { isGatewayError } from '../../errors';
-import { downmixPlanar, type PcmAudio } from '../pcm';
+import { downmixPlanar } from '../pcm';
 import { undecodable } from './decode-error';
+import type { StreamDecoder } from './stream-decoder';
 
 /** The part of the wasm-audio-decoders results we use (same shape for every codec). */
 interface DecodedAudio {
@@ -17,34 +18,93 @@ interface WasmDecoder {
   free(): void;
 }
 
-async function runDecoder<Decoder extends WasmDecoder>(
-  format: string,
-  decoder: Decoder,
-  decode: (decoder: Decoder) => DecodedAudio | Promise<DecodedAudio>,
-): Promise<PcmAudio> {
-  try {
-    await decoder.ready;
-    const decoded = await decode(decoder);
-    if (decoded.samplesDecoded === 0) {
-      throw undecodable(format, decoded.errors[0]?.message ?? 'no audio frames found');
+/**
+ * A wasm-audio-decoders decoder fed piece by piece (they keep partial frames between calls).
+ * Samples are copied out so they do not pin the decoder's WebAssembly memory.
+ */
+abstract class WasmStreamDecoder<Decoder extends WasmDecoder> implements StreamDecoder {
+  sampleRate: number | undefined;
+  private samplesOut = 0;
+  private firstError?: string;
+  private freed = false;
+
+  protected constructor(
+    private readonly format: string,
+    protected readonly decoder: Decoder,
+  ) {}
+
+  protected abstract decodePiece(bytes: Uint8Array): DecodedAudio | Promise<DecodedAudio>;
+  protected abstract decodeRest(): Promise<DecodedAudio | undefined>;
+
+  write(bytes: Uint8Array): Promise<Float32Array> {
+    return this.guard(async () => this.take(await this.decodePiece(bytes)));
+  }
+
+  end(): Promise<Float32Array> {
+    return this.guard(async () => {
+      const rest = await this.decodeRest();
+      const samples = rest ? this.take(rest) : new Float32Array(0);
+      if (this.samplesOut === 0) throw undecodable(this.format, this.firstError ?? 'no audio frames found');
+      this.dispose();
+      return samples;
+    });
+  }
+
+  dispose(): void {
+    if (this.freed) return;
+    this.freed = true;
+    this.decoder.free();
+  }
+
+  private async guard(work: () => Promise<Float32Array>): Promise<Float32Array> {
+    try {
+      await this.decoder.ready;
+      return await work();
+    } catch (error) {
+      this.dispose();
+      if (isGatewayError(error)) throw error;
+      throw undecodable(this.format, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  private take(decoded: DecodedAudio): Float32Array {
+    this.firstError ??= decoded.errors[0]?.message;
+    if (decoded.samplesDecoded === 0) return new Float32Array(0);
+    this.sampleRate ??= decoded.sampleRate;
+    this.samplesOut += decoded.samplesDecoded;
     const channels = decoded.channelData.map((channel) => channel.subarray(0, decoded.samplesDecoded));
-    // Copy so the result does not pin the decoder's WASM memory.
-    return { samples: Float32Array.from(downmixPlanar(channels)), sampleRate: decoded.sampleRate };
-  } catch (error) {
-    if (isGatewayError(error)) throw error;
-    throw undecodable(format, error instanceof Error ? error.message : String(error));
-  } finally {
-    decoder.free();
+    return Float32Array.from(downmixPlanar(channels));
   }
 }
 
 /** MPEG-1/2 layer III via mpg123 compiled to WebAssembly. */
-export function decodeMp3(bytes: Uint8Array): Promise<PcmAudio> {
-  return runDecoder('mp3', new MPEGDecoder(), (decoder) => decoder.decode(bytes));
+export class Mp3StreamDecoder extends WasmStreamDecoder<MPEGDecoder> {
+  constructor() {
+    super('mp3', new MPEGDecoder());
+  }
+
+  protected decodePiece(bytes: Uint8Array): DecodedAudio {
+    return this.decoder.decode(bytes);
+  }
+
+  /** mpg123 outputs each frame once it is complete: nothing is held back. */
+  protected async decodeRest(): Promise<undefined> {
+    return undefined;
+  }
 }
 
 /** Opus in an Ogg container; always yields 48 kHz, which is Opus's internal rate. */
-export function decodeOggOpus(bytes: Uint8Array): Promise<PcmAudio> {
-  return runDecoder('opus', new OggOpusDecoder(), (decoder) => decoder.decodeFile(bytes));
+export class OggOpusStreamDecoder extends WasmStreamDecoder<OggOpusDecoder> {
+  constructor() {
+    super('opus', new OggOpusDecoder());
+  }
+
+  protected decodePiece(bytes: Uint8Array): Promise<DecodedAudio> {
+    // Typed as synchronous, but the implementation returns a promise.
+    return Promise.resolve(this.decoder.decode(bytes));
+  }
+
+  protected decodeRest(): Promise<DecodedAudio> {
+    return this.decoder.flush();
+  }
 }

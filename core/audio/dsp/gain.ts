@@ -22,7 +22,12 @@ export function softLimit(value: number): number {
  * smoothly below full scale instead of clipping or wrapping around.
  */
 export function applyGain(audio: PcmAudio, volume: number): PcmAudio {
-  const samples = new Float32Array(audio.samples.length);
-  for (let index = 0; index < samples.length; index += 1) samples[index] = softLimit(audio.samples[index] * volume);
-  return { samples, sampleRate: audio.sampleRate };
+  return { samples: gainSamples(audio.samples, volume), sampleRate: audio.sampleRate };
+}
+
+/** The same on bare samples (each sample on its own, so pieces of a stream need no state). */
+export function gainSamples(input: Float32Array, volume: number): Float32Array {
+  const samples = new Float32Array(input.length);
+  for (let index = 0; index < samples.length; index += 1) samples[index] = softLimit(input[index] * volume);
+  return samples;
 }

@@ -1,4 +1,5 @@
 import type { PcmAudio } from '../pcm';
+import { crossfadeInto } from './crossfade';
 import { resample } from './resample';
 
 /** Length of the equal-power crossfade at each seam. */
@@ -23,10 +24,7 @@ export async function joinPcm(chunks: readonly PcmAudio[]): Promise<PcmAudio> {
   aligned.slice(1).forEach((chunk, index) => {
     const overlap = overlaps[index];
     const start = end - overlap;
-    for (let offset = 0; offset < overlap; offset += 1) {
-      const angle = ((offset + 0.5) / overlap) * (Math.PI / 2);
-      output[start + offset] = output[start + offset] * Math.cos(angle) + chunk.samples[offset] * Math.sin(angle);
-    }
+    crossfadeInto(output, start, output.subarray(0, end), chunk.samples, overlap);
     output.set(chunk.samples.subarray(overlap), end);
     end = start + chunk.samples.length;
   });

@@ -1,3 +1,4 @@
+import { concatSamples } from '../concat';
 import { importEsm } from '../esm-import';
 import type { PcmAudio } from '../pcm';
 
@@ -31,48 +32,89 @@ export function loadSonic(): Promise<SonicModule> {
 const CHUNK_SAMPLES = 65_536;
 
 /**
- * Changes tempo (`speed` 2 = half the duration, same pitch) and pitch (`pitch` 2 = an octave up,
- * same duration) with sonic's pitch-synchronous overlap-add, which suits speech.
+ * One sonic stream (pitch-synchronous overlap-add, which suits speech): tempo and pitch state
+ * carries over from one write to the next, so audio fed in pieces has no seams of its own.
  */
-export async function changeTempoAndPitch(audio: PcmAudio, speed: number, pitch: number): Promise<PcmAudio> {
-  const sonic = await loadSonic();
-  const stream = sonic._sonicCreateStream(audio.sampleRate, 1);
-  const buffer = sonic._malloc(CHUNK_SAMPLES * 4);
-  const output: Float32Array[] = [];
-  const drain = (): void => {
-    for (let available = sonic._sonicSamplesAvailable(stream); available > 0; available = sonic._sonicSamplesAvailable(stream)) {
-      const count = sonic._sonicReadFloatFromStream(stream, buffer, Math.min(available, CHUNK_SAMPLES));
-      if (count <= 0) break;
-      // HEAPF32 is re-read each time: the heap's buffer is replaced when WASM memory grows.
-      output.push(sonic.HEAPF32.slice(buffer >> 2, (buffer >> 2) + count));
-    }
-  };
-  try {
+export class SonicStream {
+  private disposed = false;
+
+  private constructor(
+    private readonly sonic: SonicModule,
+    private readonly stream: number,
+  ) {}
+
+  /** `speed` 2 = half the duration, same pitch; `pitch` 2 = an octave up, same duration. */
+  static async open(sampleRate: number, speed: number, pitch: number): Promise<SonicStream> {
+    const sonic = await loadSonic();
+    const stream = sonic._sonicCreateStream(sampleRate, 1);
+    if (!stream) throw new Error('sonic could not create a stream');
     sonic._sonicSetSpeed(stream, speed);
     sonic._sonicSetPitch(stream, pitch);
     // Quality 1 disables sonic's speed-up shortcut that skips pitch periods less carefully.
     sonic._sonicSetQuality(stream, 1);
-    for (let start = 0; start < audio.samples.length; start += CHUNK_SAMPLES) {
-      const chunk = audio.samples.subarray(start, start + CHUNK_SAMPLES);
-      sonic.HEAPF32.set(chunk, buffer >> 2);
-      sonic._sonicWriteFloatToStream(stream, buffer, chunk.length);
-      drain();
-    }
-    sonic._sonicFlushStream(stream);
-    drain();
-  } finally {
-    sonic._free(buffer);
-    sonic._sonicDestroyStream(stream);
+    return new SonicStream(sonic, stream);
   }
-  return { samples: concatenate(output), sampleRate: audio.sampleRate };
+
+  /** Feeds samples; returns what sonic has ready (it keeps some back for the next periods). */
+  write(samples: Float32Array): Float32Array {
+    return this.withBuffer((buffer, output) => {
+      for (let start = 0; start < samples.length; start += CHUNK_SAMPLES) {
+        const chunk = samples.subarray(start, start + CHUNK_SAMPLES);
+        this.sonic.HEAPF32.set(chunk, buffer >> 2);
+        this.sonic._sonicWriteFloatToStream(this.stream, buffer, chunk.length);
+        this.drain(buffer, output);
+      }
+    });
+  }
+
+  /** Processes what is held back and returns the rest; the stream can take no more input. */
+  flush(): Float32Array {
+    return this.withBuffer((buffer, output) => {
+      this.sonic._sonicFlushStream(this.stream);
+      this.drain(buffer, output);
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.sonic._sonicDestroyStream(this.stream);
+  }
+
+  private withBuffer(work: (buffer: number, output: Float32Array[]) => void): Float32Array {
+    if (this.disposed) throw new Error('sonic stream already disposed');
+    const buffer = this.sonic._malloc(CHUNK_SAMPLES * 4);
+    const output: Float32Array[] = [];
+    try {
+      work(buffer, output);
+    } finally {
+      this.sonic._free(buffer);
+    }
+    return concatSamples(output);
+  }
+
+  private drain(buffer: number, output: Float32Array[]): void {
+    const sonic = this.sonic;
+    for (let available = sonic._sonicSamplesAvailable(this.stream); available > 0; available = sonic._sonicSamplesAvailable(this.stream)) {
+      const count = sonic._sonicReadFloatFromStream(this.stream, buffer, Math.min(available, CHUNK_SAMPLES));
+      if (count <= 0) break;
+      // HEAPF32 is re-read each time: the heap's buffer is replaced when WASM memory grows.
+      output.push(sonic.HEAPF32.slice(buffer >> 2, (buffer >> 2) + count));
+    }
+  }
 }
 
-function concatenate(parts: readonly Float32Array[]): Float32Array {
-  const result = new Float32Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    result.set(part, offset);
-    offset += part.length;
+/**
+ * Changes tempo (`speed` 2 = half the duration, same pitch) and pitch (`pitch` 2 = an octave up,
+ * same duration) of a whole signal.
+ */
+export async function changeTempoAndPitch(audio: PcmAudio, speed: number, pitch: number): Promise<PcmAudio> {
+  const stream = await SonicStream.open(audio.sampleRate, speed, pitch);
+  try {
+    const body = stream.write(audio.samples);
+    const tail = stream.flush();
+    return { samples: concatSamples([body, tail]), sampleRate: audio.sampleRate };
+  } finally {
+    stream.dispose();
   }
-  return result;
 }

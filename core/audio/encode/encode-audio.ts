@@ -1,22 +1,22 @@
-import { GatewayError } from '../../errors';
 import type { AudioFormat } from '../audio-format';
+import type { CodecOptions } from '../codec-options';
+import { resample } from '../dsp/resample';
 import type { PcmAudio } from '../pcm';
+import { AacStreamEncoder } from './aac-encoder';
+import { isEncodableFormat, unsupportedOutput } from './encodable-formats';
 import type { EncodedAudio } from './encoded-audio';
+import { encoderInputRate } from './encoder-rates';
 import { encodeFlac } from './flac-encoder';
 import { encodeMp3 } from './mp3-encoder';
 import { encodeOggOpus } from './opus-encoder';
+import { encodeWhole } from './stream-encoder';
 import { encodeRawPcm, encodeWav } from './wav-encoder';
 
-/** Formats this engine really produces. AAC is absent: no well-kept WebAssembly AAC encoder on npm. */
-export const ENCODABLE_FORMATS: readonly AudioFormat[] = ['wav', 'pcm', 'mp3', 'opus', 'flac'];
+export { encodableFormats, isEncodableFormat, unsupportedOutput } from './encodable-formats';
 
-export function isEncodableFormat(format: AudioFormat): boolean {
-  return ENCODABLE_FORMATS.includes(format);
-}
-
-
-/** Encodes mono PCM to `format`; throws TTS_ERR_UNSUPPORTED_FORMAT for formats it cannot make. */
-export async function encodeAudio(audio: PcmAudio, format: AudioFormat): Promise<EncodedAudio> {
+/** Encodes a whole mono signal to `format`; throws TTS_ERR_UNSUPPORTED_FORMAT for formats it cannot make. */
+export async function encodeAudio(audio: PcmAudio, format: AudioFormat, options?: CodecOptions): Promise<EncodedAudio> {
+  if (!isEncodableFormat(format, options)) throw unsupportedOutput(format, options);
   switch (format) {
     case 'wav':
       return { audio: encodeWav(audio), sampleRate: audio.sampleRate };
@@ -29,14 +29,10 @@ export async function encodeAudio(audio: PcmAudio, format: AudioFormat): Promise
       return { audio: await encodeOggOpus(audio), sampleRate: 48_000 };
     case 'flac':
       return { audio: await encodeFlac(audio), sampleRate: audio.sampleRate };
-    default:
-      throw unsupportedOutput(format);
+    case 'aac': {
+      const rate = encoderInputRate('aac', audio.sampleRate);
+      const input = await resample(audio, rate);
+      return { audio: await encodeWhole(new AacStreamEncoder(rate, options), input.samples), sampleRate: rate };
+    }
   }
-}
-
-/** The error for an output format this engine cannot make. */
-export function unsupportedOutput(format: AudioFormat): GatewayError {
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `the gateway cannot encode ${format} audio`, {
-    details: [{ field: 'format', reason: `supported: ${ENCODABLE_FORMATS.join(', ')}` }],
-  });
 }

@@ -1,39 +1,80 @@
-import { loadFlac } from '../codecs/flac-library';
+import { loadFlac, type FlacLibrary } from '../codecs/flac-library';
 import type { PcmAudio } from '../pcm';
+import { concatBytes } from '../concat';
+import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
 const BITS_PER_SAMPLE = 16;
 const COMPRESSION_LEVEL = 5;
 
-/** Encodes 16-bit mono FLAC with the reference libFLAC (libflac.js). */
-export async function encodeFlac(audio: PcmAudio): Promise<Uint8Array> {
-  const flac = await loadFlac();
-  const length = audio.samples.length;
-  // Giving the total length up front makes STREAMINFO correct without seeking back.
-  const encoder = flac.create_libflac_encoder(audio.sampleRate, 1, BITS_PER_SAMPLE, COMPRESSION_LEVEL, length, false);
-  if (!encoder) throw new Error('could not create a FLAC encoder');
-  const chunks: Uint8Array[] = [];
-  try {
+/**
+ * 16-bit mono FLAC with the reference libFLAC (libflac.js), frames returned as libFLAC makes
+ * them. With `totalSamples` the STREAMINFO header holds the length (whole files); without it
+ * the length is "unknown", as a stream cannot seek back to write it.
+ */
+export class FlacStreamEncoder implements StreamEncoder {
+  private chunks: Uint8Array[] = [];
+  private encoder?: number;
+
+  private constructor(
+    private readonly flac: FlacLibrary,
+    readonly outputRate: number,
+    totalSamples: number,
+  ) {
+    const encoder = flac.create_libflac_encoder(outputRate, 1, BITS_PER_SAMPLE, COMPRESSION_LEVEL, totalSamples, false);
+    if (!encoder) throw new Error('could not create a FLAC encoder');
+    this.encoder = encoder;
     const status = flac.init_encoder_stream(encoder, (data, byteCount) => {
-      chunks.push(data.slice(0, byteCount));
+      this.chunks.push(data.slice(0, byteCount));
     });
-    if (status !== 0) throw new Error(`FLAC encoder init status ${status}`);
-    const samples = new Int32Array(length);
-    for (let index = 0; index < length; index += 1) {
-      const value = Math.max(-1, Math.min(1, audio.samples[index]));
-      samples[index] = Math.round(value * 32767);
+    if (status !== 0) {
+      this.dispose();
+      throw new Error(`FLAC encoder init status ${status}`);
     }
-    if (length > 0 && !flac.FLAC__stream_encoder_process_interleaved(encoder, samples, length)) {
-      throw new Error(`FLAC encoding failed in state ${flac.FLAC__stream_encoder_get_state(encoder)}`);
+  }
+
+  static async open(sampleRate: number, totalSamples = 0): Promise<FlacStreamEncoder> {
+    return new FlacStreamEncoder(await loadFlac(), sampleRate, totalSamples);
+  }
+
+  async write(samples: Float32Array): Promise<Uint8Array> {
+    const encoder = this.instance();
+    if (samples.length > 0) {
+      const integers = new Int32Array(samples.length);
+      for (let index = 0; index < samples.length; index += 1) integers[index] = Math.round(Math.max(-1, Math.min(1, samples[index])) * 32767);
+      if (!this.flac.FLAC__stream_encoder_process_interleaved(encoder, integers, integers.length)) {
+        throw new Error(`FLAC encoding failed in state ${this.flac.FLAC__stream_encoder_get_state(encoder)}`);
+      }
     }
-    flac.FLAC__stream_encoder_finish(encoder);
-  } finally {
-    flac.FLAC__stream_encoder_delete(encoder);
+    return this.takeChunks();
   }
-  const output = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    output.set(chunk, offset);
-    offset += chunk.length;
+
+  async end(): Promise<Uint8Array> {
+    this.flac.FLAC__stream_encoder_finish(this.instance());
+    const tail = this.takeChunks();
+    this.dispose();
+    return tail;
   }
-  return output;
+
+  dispose(): void {
+    if (this.encoder === undefined) return;
+    this.flac.FLAC__stream_encoder_delete(this.encoder);
+    this.encoder = undefined;
+    this.chunks = [];
+  }
+
+  private instance(): number {
+    if (this.encoder === undefined) throw new Error('FLAC encoder already ended');
+    return this.encoder;
+  }
+
+  private takeChunks(): Uint8Array {
+    const bytes = concatBytes(this.chunks);
+    this.chunks = [];
+    return bytes;
+  }
+}
+
+/** Encodes a whole signal as 16-bit mono FLAC with its length in STREAMINFO. */
+export async function encodeFlac(audio: PcmAudio): Promise<Uint8Array> {
+  return encodeWhole(await FlacStreamEncoder.open(audio.sampleRate, audio.samples.length), audio.samples);
 }

@@ -1,27 +1,73 @@
-import { createMp3Encoder } from 'wasm-media-encoders';
+import { createMp3Encoder, type WasmMediaEncoder } from 'wasm-media-encoders';
 import { resample } from '../dsp/resample';
 import type { PcmAudio } from '../pcm';
+import { encoderInputRate } from './encoder-rates';
 import type { EncodedAudio } from './encoded-audio';
+import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
+type Lame = WasmMediaEncoder<'audio/mpeg'>;
 type Mp3Rate = 8000 | 11025 | 12000 | 16000 | 22050 | 24000 | 32000 | 44100 | 48000;
-const MP3_RATES: readonly Mp3Rate[] = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000];
+
+/** LAME instances kept per thread for reuse: each costs a few MB of WebAssembly memory. */
+const idle: Lame[] = [];
+const MAX_IDLE = 4;
 
 /** Constant bit rate for mono speech: 64 kb/s at MPEG-1 rates, 48 kb/s at the lower MPEG-2 rates. */
-function bitrateFor(rate: Mp3Rate): 48 | 64 {
+function bitrateFor(rate: number): 48 | 64 {
   return rate >= 32000 ? 64 : 48;
 }
 
-/** Encodes mono CBR MP3 with LAME (wasm-media-encoders), at the nearest MP3 rate not below the input's. */
+/** Mono CBR MP3 with LAME (wasm-media-encoders), fed piece by piece. `rate` must be an MP3 rate. */
+export class Mp3StreamEncoder implements StreamEncoder {
+  private lame?: Lame;
+
+  private constructor(
+    lame: Lame,
+    readonly outputRate: number,
+  ) {
+    this.lame = lame;
+  }
+
+  static async open(rate: number): Promise<Mp3StreamEncoder> {
+    if (encoderInputRate('mp3', rate) !== rate) throw new RangeError(`${rate} Hz is not an MP3 sample rate`);
+    const lame = idle.pop() ?? (await createMp3Encoder());
+    // configure() starts a fresh stream, so a reused instance carries nothing over.
+    lame.configure({ channels: 1, sampleRate: rate as Mp3Rate, bitrate: bitrateFor(rate) });
+    return new Mp3StreamEncoder(lame, rate);
+  }
+
+  async write(samples: Float32Array): Promise<Uint8Array> {
+    if (samples.length === 0) return new Uint8Array(0);
+    // The encoder returns a view into its memory that the next call overwrites: copy it.
+    return this.instance().encode([samples]).slice();
+  }
+
+  async end(): Promise<Uint8Array> {
+    const tail = this.instance().finalize().slice();
+    this.giveBack();
+    return tail;
+  }
+
+  dispose(): void {
+    if (!this.lame) return;
+    this.lame.finalize();
+    this.giveBack();
+  }
+
+  private instance(): Lame {
+    if (!this.lame) throw new Error('MP3 encoder already ended');
+    return this.lame;
+  }
+
+  private giveBack(): void {
+    if (this.lame && idle.length < MAX_IDLE) idle.push(this.lame);
+    this.lame = undefined;
+  }
+}
+
+/** Encodes mono CBR MP3 at the nearest MP3 rate not below the input's. */
 export async function encodeMp3(audio: PcmAudio): Promise<EncodedAudio> {
-  const rate = MP3_RATES.find((candidate) => candidate >= audio.sampleRate) ?? 48000;
+  const rate = encoderInputRate('mp3', audio.sampleRate);
   const input = await resample(audio, rate);
-  const encoder = await createMp3Encoder();
-  encoder.configure({ channels: 1, sampleRate: rate, bitrate: bitrateFor(rate) });
-  // The encoder returns views into its own memory that the next call overwrites: copy each.
-  const body = encoder.encode([input.samples]).slice();
-  const tail = encoder.finalize().slice();
-  const output = new Uint8Array(body.length + tail.length);
-  output.set(body);
-  output.set(tail, body.length);
-  return { audio: output, sampleRate: rate };
+  return { audio: await encodeWhole(await Mp3StreamEncoder.open(rate), input.samples), sampleRate: rate };
 }

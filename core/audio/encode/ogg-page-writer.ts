@@ -23,14 +23,14 @@ function oggCrc(bytes: Uint8Array): number {
 export const PAGE_FLAG_BEGIN = 0x02;
 export const PAGE_FLAG_END = 0x04;
 
+/** Numbers the pages of one logical Ogg stream; each page is returned as soon as it is built. */
 export class OggPageWriter {
   private sequence = 0;
-  private readonly pages: Uint8Array[] = [];
 
   constructor(private readonly serial: number) {}
 
-  /** Appends one page holding the given complete packets; `granule` is the position after them. */
-  writePage(packets: readonly Uint8Array[], granule: bigint, flags = 0): void {
+  /** One page holding the given complete packets; `granule` is the position after them. */
+  page(packets: readonly Uint8Array[], granule: bigint, flags = 0): Uint8Array {
     const lacing: number[] = [];
     for (const packet of packets) {
       for (let remaining = packet.length; ; remaining -= 255) {
@@ -57,17 +57,6 @@ export class OggPageWriter {
     }
     view.setUint32(22, oggCrc(page), true);
     this.sequence += 1;
-    this.pages.push(page);
-  }
-
-  /** The whole stream so far. */
-  toBytes(): Uint8Array {
-    const output = new Uint8Array(this.pages.reduce((total, page) => total + page.length, 0));
-    let offset = 0;
-    for (const page of this.pages) {
-      output.set(page, offset);
-      offset += page.length;
-    }
-    return output;
+    return page;
   }
 }

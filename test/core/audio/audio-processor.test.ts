@@ -3,6 +3,7 @@ import { AudioProcessor, type AudioJob } from '../../../core/audio/audio-process
 import { resample } from '../../../core/audio/dsp/resample';
 import { encodeRawPcm } from '../../../core/audio/encode/wav-encoder';
 import { GatewayError } from '../../../core/errors';
+import { sniffAudioFormat } from '../../../core/audio/sniff-audio-format';
 import { decodeForTest, durationSeconds, medianF0, peak, rms, speechDurationSeconds } from '../../support/audio-analysis';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { speechMp3Bytes, speechPcm, speechWavBytes } from './speech-fixture';
@@ -71,8 +72,27 @@ describe('AudioProcessor (through its worker pool)', () => {
     await expectCode({ inputs: [{ audio: speechWavBytes(), format: 'mp3' }], ...neutral, output: 'wav' }, 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 
-  it('reports an output it cannot make as TTS_ERR_UNSUPPORTED_FORMAT', async () => {
-    await expectCode({ inputs: [wav], ...neutral, output: 'aac' }, 'TTS_ERR_UNSUPPORTED_FORMAT');
+  it('reports an output it cannot make as TTS_ERR_UNSUPPORTED_FORMAT: aac without ffmpeg', async () => {
+    const withoutFfmpeg = new AudioProcessor({ workers: 1, ffmpegPath: '/nonexistent/bin/ffmpeg' });
+    try {
+      expect(withoutFfmpeg.encodableFormats).to.not.include('aac');
+      expect(withoutFfmpeg.decodableFormats).to.not.include('aac');
+      await expectGatewayError(withoutFfmpeg.process({ inputs: [wav], ...neutral, output: 'aac' }), 'TTS_ERR_UNSUPPORTED_FORMAT');
+      await expectGatewayError(withoutFfmpeg.openStream({ ...neutral, output: 'aac' }), 'TTS_ERR_UNSUPPORTED_FORMAT');
+    } finally {
+      await withoutFfmpeg.close();
+    }
+  });
+
+  it('makes and reads aac through ffmpeg', async () => {
+    expect(processor.encodableFormats).to.include('aac');
+    const result = await processor.process({ inputs: [wav], ...neutral, speed: 1.5, output: 'aac' });
+    expect(sniffAudioFormat(result.audio)).to.equal('aac');
+    expect(result.sampleRate).to.equal(22050);
+    const decoded = await decodeForTest(result.audio, 'aac');
+    expect(speechDurationSeconds(decoded) / speechDurationSeconds(speech)).to.be.closeTo(1 / 1.5, 0.05);
+    const back = await processor.process({ inputs: [{ audio: result.audio, format: 'aac' }], ...neutral, output: 'wav' });
+    expect(durationSeconds(await decodeForTest(back.audio, 'wav'))).to.be.closeTo(durationSeconds(decoded), 0.01);
   });
 
   it('rejects out-of-range multipliers', async () => {

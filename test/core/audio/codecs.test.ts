@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import { decodeAudio } from '../../../core/audio/decode/decode-audio';
-import { ENCODABLE_FORMATS, encodeAudio } from '../../../core/audio/encode/encode-audio';
+import { encodableFormats, encodeAudio } from '../../../core/audio/encode/encode-audio';
 import { sniffAudioFormat } from '../../../core/audio/sniff-audio-format';
 import { countMp3Frames, decodeForTest, durationSeconds, medianF0, parseWavHeader, rms } from '../../support/audio-analysis';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { buildWav, speechMp3Bytes, speechPcm, speechWavBytes } from './speech-fixture';
+
+/** Points the engine at an ffmpeg that does not exist: aac must then be unavailable. */
+const WITHOUT_FFMPEG = { ffmpegPath: '/nonexistent/bin/ffmpeg' };
 
 describe('audio decoders', () => {
   const speech = speechPcm();
@@ -60,11 +63,12 @@ describe('audio decoders', () => {
 describe('audio encoders', () => {
   const speech = speechPcm();
 
-  it('lists exactly the formats that work, without aac', () => {
-    expect([...ENCODABLE_FORMATS].sort()).to.deep.equal(['flac', 'mp3', 'opus', 'pcm', 'wav']);
+  it('lists exactly the formats that work: aac only with ffmpeg', () => {
+    expect([...encodableFormats()].sort()).to.deep.equal(['aac', 'flac', 'mp3', 'opus', 'pcm', 'wav']);
+    expect([...encodableFormats(WITHOUT_FFMPEG)].sort()).to.deep.equal(['flac', 'mp3', 'opus', 'pcm', 'wav']);
   });
 
-  for (const format of ENCODABLE_FORMATS) {
+  for (const format of encodableFormats()) {
     it(`round-trips ${format}: sniffed as ${format}, same duration, loudness and pitch`, async () => {
       const encoded = await encodeAudio(speech, format);
       if (format !== 'pcm') expect(sniffAudioFormat(encoded.audio)).to.equal(format);
@@ -90,8 +94,8 @@ describe('audio encoders', () => {
     expect(countMp3Frames(encoded.audio)).to.be.within(Math.floor(speech.samples.length / 576), Math.ceil(speech.samples.length / 576) + 4);
   });
 
-  it('refuses aac with TTS_ERR_UNSUPPORTED_FORMAT', async () => {
-    await expectGatewayError(encodeAudio(speech, 'aac'), 'TTS_ERR_UNSUPPORTED_FORMAT');
+  it('refuses aac with TTS_ERR_UNSUPPORTED_FORMAT when ffmpeg cannot run', async () => {
+    await expectGatewayError(encodeAudio(speech, 'aac', WITHOUT_FFMPEG), 'TTS_ERR_UNSUPPORTED_FORMAT');
   });
 });
 
