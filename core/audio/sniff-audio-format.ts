@@ -16,10 +16,23 @@ function isMp3FrameHeader(bytes: Uint8Array, offset: number): boolean {
   return first === 0xff && (second & 0xe0) === 0xe0 && version !== 0b01 && layer === 0b01 && bitrateIndex !== 0 && bitrateIndex !== 0xf && rateIndex !== 0b11;
 }
 
-/** An ADTS header: 12 sync bits, layer 00, a valid sampling-frequency index. */
+/** ADTS sync: 12 one-bits, then layer 00 (MP3 frames have layer 01, so the two never match). */
+function hasAdtsSync(bytes: Uint8Array, offset: number): boolean {
+  return bytes[offset] === 0xff && (bytes[offset + 1] & 0xf6) === 0xf0;
+}
+
+/**
+ * An ADTS header: the sync with layer 00, a valid sampling-frequency index, a frame length
+ * that covers at least its header and, when the bytes reach that far, a next frame after it.
+ */
 function isAdtsHeader(bytes: Uint8Array, offset: number): boolean {
-  if (bytes.length < offset + 7) return false;
-  return bytes[offset] === 0xff && (bytes[offset + 1] & 0xf6) === 0xf0 && ((bytes[offset + 2] >> 2) & 0x0f) < 13;
+  if (bytes.length < offset + 7 || !hasAdtsSync(bytes, offset)) return false;
+  if (((bytes[offset + 2] >> 2) & 0x0f) >= 13) return false;
+  const frameLength = ((bytes[offset + 3] & 0x03) << 11) | (bytes[offset + 4] << 3) | (bytes[offset + 5] >> 5);
+  const headerLength = bytes[offset + 1] & 0x01 ? 7 : 9;
+  if (frameLength < headerLength) return false;
+  const next = offset + frameLength;
+  return bytes.length < next + 2 || hasAdtsSync(bytes, next);
 }
 
 /** Length of an ID3v2 tag at the start, so the first frame after it can be checked. */

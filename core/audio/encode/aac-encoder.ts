@@ -18,7 +18,8 @@ function encoderArguments(rate: number): string[] {
 
 /**
  * AAC-LC in ADTS frames, made by an ffmpeg process (no maintained AAC encoder exists on npm):
- * s16le mono goes in through its stdin, ADTS comes out of its stdout as it is produced.
+ * s16le mono goes in through its stdin, ADTS comes out of its stdout as it is produced (ffmpeg
+ * buffers about a second, so its frames are returned by later calls, the rest by `end`).
  * Callers check `aacAvailable` first; `rate` must be an AAC rate (see encoderInputRate).
  */
 export class AacStreamEncoder implements StreamEncoder {

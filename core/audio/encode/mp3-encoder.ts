@@ -50,8 +50,14 @@ export class Mp3StreamEncoder implements StreamEncoder {
 
   dispose(): void {
     if (!this.lame) return;
-    this.lame.finalize();
-    this.giveBack();
+    try {
+      // Flushing leaves the instance clean for the next stream.
+      this.lame.finalize();
+      this.giveBack();
+    } catch {
+      // An instance that cannot flush is not reused.
+      this.lame = undefined;
+    }
   }
 
   private instance(): Lame {

@@ -45,6 +45,11 @@ export class FfmpegPipe {
     });
   }
 
+  /** The process id, for checks that it is gone. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Feeds bytes, waiting while ffmpeg's input is full; returns the output produced so far. */
   async write(bytes: Uint8Array): Promise<Uint8Array> {
     this.throwIfFailed();
