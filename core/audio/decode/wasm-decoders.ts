@@ -1,6 +1,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { OggOpusDecoder } from 'ogg-opus-decoder';
 import { isGatewayError } from '../../errors';
+import { concatSamples } from '../concat';
 import { downmixPlanar } from '../pcm';
 import { undecodable } from './decode-error';
 import type { StreamDecoder } from './stream-decoder';
@@ -12,6 +13,9 @@ interface DecodedAudio {
   readonly sampleRate: number;
   readonly errors: readonly { readonly message: string }[];
 }
+
+/** Input bytes per decode call: bounds how far the decoder's WebAssembly memory grows. */
+const SLICE_BYTES = 32 * 1024;
 
 interface WasmDecoder {
   readonly ready: Promise<void>;
@@ -37,7 +41,11 @@ abstract class WasmStreamDecoder<Decoder extends WasmDecoder> implements StreamD
   protected abstract decodeRest(): Promise<DecodedAudio | undefined>;
 
   write(bytes: Uint8Array): Promise<Float32Array> {
-    return this.guard(async () => this.take(await this.decodePiece(bytes)));
+    return this.guard(async () => {
+      const parts: Float32Array[] = [];
+      for (let start = 0; start < bytes.length; start += SLICE_BYTES) parts.push(this.take(await this.decodePiece(bytes.subarray(start, start + SLICE_BYTES))));
+      return concatSamples(parts);
+    });
   }
 
   end(): Promise<Float32Array> {

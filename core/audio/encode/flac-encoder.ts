@@ -5,6 +5,8 @@ import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
 const BITS_PER_SAMPLE = 16;
 const COMPRESSION_LEVEL = 5;
+/** Samples per libFLAC call: each call's input is copied into libflac.js's heap, which never shrinks. */
+const SLICE_SAMPLES = 16384;
 
 /**
  * 16-bit mono FLAC with the reference libFLAC (libflac.js), frames returned as libFLAC makes
@@ -38,9 +40,10 @@ export class FlacStreamEncoder implements StreamEncoder {
 
   async write(samples: Float32Array): Promise<Uint8Array> {
     const encoder = this.instance();
-    if (samples.length > 0) {
-      const integers = new Int32Array(samples.length);
-      for (let index = 0; index < samples.length; index += 1) integers[index] = Math.round(Math.max(-1, Math.min(1, samples[index])) * 32767);
+    for (let start = 0; start < samples.length; start += SLICE_SAMPLES) {
+      const slice = samples.subarray(start, start + SLICE_SAMPLES);
+      const integers = new Int32Array(slice.length);
+      for (let index = 0; index < slice.length; index += 1) integers[index] = Math.round(Math.max(-1, Math.min(1, slice[index])) * 32767);
       if (!this.flac.FLAC__stream_encoder_process_interleaved(encoder, integers, integers.length)) {
         throw new Error(`FLAC encoding failed in state ${this.flac.FLAC__stream_encoder_get_state(encoder)}`);
       }

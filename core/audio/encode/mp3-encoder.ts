@@ -2,6 +2,7 @@ import { createMp3Encoder, type WasmMediaEncoder } from 'wasm-media-encoders';
 import { resample } from '../dsp/resample';
 import type { PcmAudio } from '../pcm';
 import { encoderInputRate } from './encoder-rates';
+import { concatBytes } from '../concat';
 import type { EncodedAudio } from './encoded-audio';
 import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
@@ -11,6 +12,11 @@ type Mp3Rate = 8000 | 11025 | 12000 | 16000 | 22050 | 24000 | 32000 | 44100 | 48
 /** LAME instances kept per thread for reuse: each costs a few MB of WebAssembly memory. */
 const idle: Lame[] = [];
 const MAX_IDLE = 4;
+/**
+ * Samples per encode call. LAME copies each call's input into its WebAssembly memory, which
+ * never shrinks: a minute in one call would leave ~50 MB behind in every (reused) instance.
+ */
+const SLICE_SAMPLES = 8192;
 
 /** Constant bit rate for mono speech: 64 kb/s at MPEG-1 rates, 48 kb/s at the lower MPEG-2 rates. */
 function bitrateFor(rate: number): 48 | 64 {
@@ -37,9 +43,11 @@ export class Mp3StreamEncoder implements StreamEncoder {
   }
 
   async write(samples: Float32Array): Promise<Uint8Array> {
-    if (samples.length === 0) return new Uint8Array(0);
-    // The encoder returns a view into its memory that the next call overwrites: copy it.
-    return this.instance().encode([samples]).slice();
+    const lame = this.instance();
+    const parts: Uint8Array[] = [];
+    // The encoder returns a view into its memory that the next call overwrites: copy each.
+    for (let start = 0; start < samples.length; start += SLICE_SAMPLES) parts.push(lame.encode([samples.subarray(start, start + SLICE_SAMPLES)]).slice());
+    return concatBytes(parts);
   }
 
   async end(): Promise<Uint8Array> {

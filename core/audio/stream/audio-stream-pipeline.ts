@@ -15,6 +15,9 @@ import type { StreamEncoder } from '../encode/stream-encoder';
 import { AnswerDecoder } from './answer-decoder';
 import type { AudioStreamSpec, EncodedPiece } from './audio-stream-types';
 
+/** Input bytes taken down the chain at a time. */
+const SLICE_BYTES = 64 * 1024;
+
 /** The stages that exist once the stream's rate is known (from the spec or the first decoded audio). */
 interface Chain {
   readonly rate: number;
@@ -63,7 +66,10 @@ export class AudioStreamPipeline {
     } else if (input.format !== this.answer.format) {
       throw new GatewayError('TTS_ERR_INTERNAL', `a continuation declared ${input.format} but its answer is ${this.answer.format}`);
     }
-    parts.push(await this.decoded(await this.answer.write(input.audio)));
+    // A long answer goes down the chain a slice at a time, so no stage holds all of it at once.
+    for (let start = 0; start < input.audio.length; start += SLICE_BYTES) {
+      parts.push(await this.decoded(await this.answer.write(input.audio.subarray(start, start + SLICE_BYTES))));
+    }
     return this.piece(parts);
   }
 
