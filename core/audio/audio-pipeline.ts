@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors';
+import { gatewayError } from '../errors';
 import type { AudioInput, AudioJob, AudioResult } from './audio-job';
 import type { CodecOptions } from './codec-options';
 import { checkDeclaredFormat } from './decode/check-declared-format';
@@ -15,7 +15,7 @@ const MAX_FACTOR = 10;
 
 export function checkFactor(name: 'speed' | 'pitch' | 'volume', value: number): void {
   if (!Number.isFinite(value) || value < MIN_FACTOR || value > MAX_FACTOR) {
-    throw new GatewayError('TTS_ERR_VALIDATION', `${name} must be between ${MIN_FACTOR} and ${MAX_FACTOR}`, {
+    throw gatewayError('TTS_ERR_VALIDATION', { problem: `${name} must be between ${MIN_FACTOR} and ${MAX_FACTOR}` }, {
       details: [{ field: name, reason: `got ${value}` }],
     });
   }
@@ -38,7 +38,7 @@ function isNeutral(job: AudioJob): boolean {
  */
 export async function runAudioJob(job: AudioJob, options?: CodecOptions): Promise<AudioResult> {
   if (!isEncodableFormat(job.output, options)) throw unsupportedOutput(job.output, options);
-  if (job.inputs.length === 0) throw new GatewayError('TTS_ERR_INTERNAL', 'audio job has no inputs');
+  if (job.inputs.length === 0) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio job has no inputs' });
   checkFactor('speed', job.speed);
   checkFactor('pitch', job.pitch);
   checkFactor('volume', job.volume);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { GatewayError } from '../errors';
+import { gatewayError } from '../errors';
 import { WorkerPool } from '../workers';
 import type { AudioFormat } from './audio-format';
 import type { AudioJob, AudioResult } from './audio-job';
@@ -57,7 +57,7 @@ export class AudioProcessor {
   /** Runs one job. Rejects with the job's GatewayError (e.g. TTS_ERR_UPSTREAM_BAD_RESPONSE, TTS_ERR_UNSUPPORTED_FORMAT). */
   async process(job: AudioJob, signal?: AbortSignal): Promise<AudioResult> {
     const result = await this.pool.run({ kind: 'process', job }, [], signal);
-    if (!result || !('format' in result)) throw new GatewayError('TTS_ERR_INTERNAL', 'audio worker returned no result');
+    if (!result || !('format' in result)) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio worker returned no result' });
     return result;
   }
 

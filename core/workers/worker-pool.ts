@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker, type TransferListItem } from 'node:worker_threads';
-import { ERROR_CATALOGUE, GatewayError, type ErrorCode } from '../errors';
+import { ERROR_CATALOGUE, GatewayError, gatewayError, type ErrorCode } from '../errors';
 import type { ResultMessage, TaskMessage } from './worker-protocol';
 
 export interface WorkerPoolOptions {
@@ -117,12 +117,12 @@ export class WorkerPool<Task, Result> {
    * instead of copying them. An abort drops the task while it waits; a started task runs on.
    */
   run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
-    if (this.closed) return Promise.reject(new GatewayError('TTS_ERR_UNAVAILABLE', `${this.options.name} pool is closed`));
+    if (this.closed) return Promise.reject(gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' }));
     if (signal?.aborted) return Promise.reject(cancelled(this.options.name));
     const pin = options.pin;
     if (pin && !(pin instanceof Pin && pin.belongsTo(this.slots))) return Promise.reject(new TypeError('the pin belongs to another pool'));
     if (pin?.crashed) return Promise.reject(lostState(this.options.name));
-    if (pin?.isReleased) return Promise.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} task ran on a released pin`));
+    if (pin?.isReleased) return Promise.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task ran on a released pin` }));
     return new Promise<Result>((resolve, reject) => {
       const onAbort = (): void => this.dropQueued(pending);
       const id = this.nextId++;
@@ -147,7 +147,7 @@ export class WorkerPool<Task, Result> {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) this.fail(pending, new GatewayError('TTS_ERR_UNAVAILABLE', `${this.options.name} pool closed`));
+    for (const pending of this.queue.splice(0)) this.fail(pending, gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it closed' }));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
@@ -173,7 +173,7 @@ export class WorkerPool<Task, Result> {
       next.detach();
       const payload = next.payload;
       next.payload = undefined;
-      if (!payload) return next.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} task was posted twice`));
+      if (!payload) return next.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task was posted twice` }));
       slot.current = next;
       slot.worker.ref();
       slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
@@ -197,7 +197,7 @@ export class WorkerPool<Task, Result> {
     const old = this.slots[index];
     void worker.terminate();
     this.slots[index] = { worker: this.spawn(index), generation: old.generation + 1, pins: 0 };
-    old.current?.reject(new GatewayError('TTS_ERR_INTERNAL', `${this.options.name} worker crashed`, { cause: error }));
+    old.current?.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
     // Tasks pinned to the lost worker need state the new one does not have.
     for (const pending of this.queue.filter((candidate) => candidate.pin?.worker === index)) {
       this.queue.splice(this.queue.indexOf(pending), 1);
@@ -224,13 +224,13 @@ export class WorkerPool<Task, Result> {
 /** A worker's coded error keeps its code; anything else is an internal failure. */
 function workerFailure(name: string, error: { message: string; code?: string }): GatewayError {
   if (error.code && error.code in ERROR_CATALOGUE) return new GatewayError(error.code as ErrorCode, error.message);
-  return new GatewayError('TTS_ERR_INTERNAL', `${name} task failed: ${error.message}`);
+  return gatewayError('TTS_ERR_INTERNAL', { problem: `${name} task failed: ${error.message}` });
 }
 
 function cancelled(name: string): GatewayError {
-  return new GatewayError('TTS_ERR_CANCELLED', `${name} task was cancelled`);
+  return gatewayError('TTS_ERR_CANCELLED', { subject: `The ${name} task` });
 }
 
 function lostState(name: string): GatewayError {
-  return new GatewayError('TTS_ERR_INTERNAL', `${name} worker crashed: the state this task needs is lost`);
+  return gatewayError('TTS_ERR_INTERNAL', { problem: `${name} worker crashed: the state this task needs is lost` });
 }

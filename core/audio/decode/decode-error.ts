@@ -1,8 +1,8 @@
-import { GatewayError } from '../../errors';
+import { gatewayError, type GatewayError } from '../../errors';
 
 /** Provider audio that cannot be decoded is the provider's fault: a bad upstream response. */
 export function undecodable(format: string, reason: string): GatewayError {
-  return new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `provider returned ${format} audio that cannot be decoded: ${reason}`, {
+  return gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider: 'The provider', problem: `its ${format} audio cannot be decoded (${reason})` }, {
     details: [{ reason }],
   });
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors';
+import { gatewayError } from '../../errors';
 import { ffmpegPathOf, type CodecOptions } from '../codec-options';
 import { FfmpegPipe } from '../ffmpeg/ffmpeg-pipe';
 import { bytesOf, floatToInt16 } from '../pcm';
@@ -29,7 +29,7 @@ export class AacStreamEncoder implements StreamEncoder {
     readonly outputRate: number,
     options?: CodecOptions,
   ) {
-    this.pipe = new FfmpegPipe(ffmpegPathOf(options), encoderArguments(outputRate), (reason) => new GatewayError('TTS_ERR_INTERNAL', `AAC encoding failed: ${reason}`));
+    this.pipe = new FfmpegPipe(ffmpegPathOf(options), encoderArguments(outputRate), (reason) => gatewayError('TTS_ERR_INTERNAL', { problem: `AAC encoding failed: ${reason}` }));
   }
 
   write(samples: Float32Array): Promise<Uint8Array> {

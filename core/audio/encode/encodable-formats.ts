@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors';
+import { gatewayError, type GatewayError } from '../../errors';
 import type { AudioFormat } from '../audio-format';
 import type { CodecOptions } from '../codec-options';
 import { aacAvailable } from '../ffmpeg/ffmpeg-probe';
@@ -17,8 +17,8 @@ export function isEncodableFormat(format: AudioFormat, options?: CodecOptions): 
 
 /** The error for an output format this engine cannot make (here). */
 export function unsupportedOutput(format: AudioFormat, options?: CodecOptions): GatewayError {
-  const hint = format === 'aac' ? ' (aac needs ffmpeg: install ffmpeg or set audio.ffmpegPath)' : '';
-  return new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `the gateway cannot encode ${format} audio${hint}`, {
+  const reason = format === 'aac' ? 'it needs ffmpeg (install ffmpeg or set audio.ffmpegPath)' : undefined;
+  return gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: 'The gateway', format, reason }, {
     details: [{ field: 'format', reason: `supported: ${encodableFormats(options).join(', ')}` }],
   });
 }

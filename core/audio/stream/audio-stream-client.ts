@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors';
+import { gatewayError } from '../../errors';
 import type { WorkerPin, WorkerPool } from '../../workers';
 import type { AudioInput } from '../audio-job';
 import type { AudioTask, AudioTaskOutcome } from '../audio-worker-protocol';
@@ -50,7 +50,7 @@ export class AudioStreamClient implements AudioStreamSession {
   }
 
   private checkOpen(): void {
-    if (this.state !== 'open') throw new GatewayError('TTS_ERR_INTERNAL', `audio stream is ${this.state}`);
+    if (this.state !== 'open') throw gatewayError('TTS_ERR_INTERNAL', { problem: `audio stream is ${this.state}` });
   }
 
   private async fail(): Promise<void> {
@@ -72,6 +72,6 @@ export class AudioStreamClient implements AudioStreamSession {
 }
 
 function piece(outcome: AudioTaskOutcome): EncodedPiece {
-  if (!outcome || 'format' in outcome) throw new GatewayError('TTS_ERR_INTERNAL', 'audio worker answered a stream call with something else');
+  if (!outcome || 'format' in outcome) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio worker answered a stream call with something else' });
   return outcome;
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors';
+import { gatewayError } from '../../errors';
 import type { AudioInput } from '../audio-job';
 import { checkFactor } from '../audio-pipeline';
 import type { CodecOptions } from '../codec-options';
@@ -51,7 +51,7 @@ export class AudioStreamPipeline {
     checkFactor('volume', spec.volume);
     const rate = spec.sampleRate;
     if (rate !== undefined && (!Number.isInteger(rate) || rate < 1000 || rate > 384_000)) {
-      throw new GatewayError('TTS_ERR_VALIDATION', 'sampleRate must be an integer between 1000 and 384000', { details: [{ field: 'sampleRate', reason: `got ${rate}` }] });
+      throw gatewayError('TTS_ERR_VALIDATION', { problem: 'sampleRate must be an integer between 1000 and 384000' }, { details: [{ field: 'sampleRate', reason: `got ${rate}` }] });
     }
     return new AudioStreamPipeline(spec, options);
   }
@@ -64,7 +64,7 @@ export class AudioStreamPipeline {
       this.answer = new AnswerDecoder(input.format, input.sampleRate, this.options);
       this.chain?.joiner.startAnswer();
     } else if (input.format !== this.answer.format) {
-      throw new GatewayError('TTS_ERR_INTERNAL', `a continuation declared ${input.format} but its answer is ${this.answer.format}`);
+      throw gatewayError('TTS_ERR_INTERNAL', { problem: `a continuation declared ${input.format} but its answer is ${this.answer.format}` });
     }
     // A long answer goes down the chain a slice at a time, so no stage holds all of it at once.
     for (let start = 0; start < input.audio.length; start += SLICE_BYTES) {
@@ -78,7 +78,7 @@ export class AudioStreamPipeline {
     const parts = [await this.finishAnswer()];
     this.finished = true;
     const chain = this.chain;
-    if (!chain) throw new GatewayError('TTS_ERR_INTERNAL', 'audio stream ended without input');
+    if (!chain) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio stream ended without input' });
     parts.push(await this.encode(chain, this.shape(chain, chain.joiner.end())));
     if (chain.sonic) parts.push(await this.encode(chain, this.gain(chain.sonic.flush())));
     parts.push(await chain.encoder.end());
@@ -96,7 +96,7 @@ export class AudioStreamPipeline {
   }
 
   private checkOpen(): void {
-    if (this.finished) throw new GatewayError('TTS_ERR_INTERNAL', 'audio stream already ended');
+    if (this.finished) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio stream already ended' });
   }
 
   /** Ends the current answer: its decoder's and resampler's last samples join the stream. */
@@ -118,7 +118,7 @@ export class AudioStreamPipeline {
   private async decoded(samples: Float32Array): Promise<Uint8Array> {
     if (samples.length === 0) return new Uint8Array(0);
     const answerRate = this.answer?.sampleRate;
-    if (answerRate === undefined) throw new GatewayError('TTS_ERR_INTERNAL', 'decoded audio without a sample rate');
+    if (answerRate === undefined) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'decoded audio without a sample rate' });
     const chain = this.chain ?? (await this.startChain(answerRate));
     if (answerRate !== chain.rate && this.resampler?.inputRate !== answerRate) this.resampler = new StreamResampler(answerRate, chain.rate);
     return this.joined(this.resampler ? this.resampler.write(samples) : samples);

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../errors';
+import { gatewayError } from '../../errors';
 import type { AudioInput } from '../audio-job';
 import type { CodecOptions } from '../codec-options';
 import { AudioStreamPipeline } from './audio-stream-pipeline';
@@ -21,9 +21,9 @@ export class StreamSessions {
   }
 
   open(id: number, spec: AudioStreamSpec): void {
-    if (this.sessions.has(id)) throw new GatewayError('TTS_ERR_INTERNAL', `audio stream ${id} is already open`);
+    if (this.sessions.has(id)) throw gatewayError('TTS_ERR_INTERNAL', { problem: `audio stream ${id} is already open` });
     if (this.sessions.size >= this.limit) {
-      throw new GatewayError('TTS_ERR_UNAVAILABLE', `the audio worker already serves ${this.limit} streams`, { retryAfterSeconds: 1 });
+      throw gatewayError('TTS_ERR_UNAVAILABLE', { provider: 'The audio engine', reason: `each worker serves at most ${this.limit} streams at a time` }, { retryAfterSeconds: 1 });
     }
     this.sessions.set(id, AudioStreamPipeline.open(spec, this.options));
   }
@@ -56,7 +56,7 @@ export class StreamSessions {
 
   private session(id: number): AudioStreamPipeline {
     const session = this.sessions.get(id);
-    if (!session) throw new GatewayError('TTS_ERR_INTERNAL', `audio stream ${id} is not open`);
+    if (!session) throw gatewayError('TTS_ERR_INTERNAL', { problem: `audio stream ${id} is not open` });
     return session;
   }
 }
