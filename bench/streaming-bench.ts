@@ -64,7 +64,7 @@ async function timedStream(port: number, apiKey: string, input: string, format: 
   const start = performance.now();
   const answer = await fetch(`http://127.0.0.1:${port}/v1/audio/speech`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'cache-control': 'no-store' },
     body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input, response_format: format }),
   });
   if (answer.status !== 200 || !answer.body) throw new Error(`speech answered ${answer.status}`);
