@@ -99,7 +99,7 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       downloadRequiresKey: { type: 'boolean', default: false },
     }),
     database: section({
-      url: { type: 'string', pattern: '^sqlite:.+', default: 'sqlite:./data/gateway.db' },
+      url: { type: 'string', pattern: '^(sqlite:.+|postgres(ql)?://.+)', default: 'sqlite:./data/gateway.db' },
     }),
     auth: section({
       registration: { enum: ['open', 'closed'], default: 'open' },

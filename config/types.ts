@@ -54,7 +54,7 @@ export interface StorageConfig {
 }
 
 export interface DatabaseConfig {
-  /** `sqlite:<path>` or `sqlite::memory:`. */
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://user:password@host:port/database` (also `postgresql://`). */
   readonly url: string;
 }
 

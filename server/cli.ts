@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { AccountService, createAccountStore } from '../core';
+import { AccountService, openAccountStore } from '../core';
 import { describeStartupError } from './startup-error';
 
 const USAGE = `Usage: npm run gateway -- <command> [options]
@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = await loadConfig({ argv: values.config ? ['--config', values.config] : [], env: process.env });
-  const store = createAccountStore(config.database.url);
+  const store = await openAccountStore(config.database.url);
   const accounts = new AccountService(store, { registration: config.auth.registration });
   try {
     if (command === 'create') {

@@ -9,7 +9,7 @@ import {
   AudioProcessor,
   CachedSynthesis,
   Catalog,
-  createAccountStore,
+  openAccountStore,
   FileSystemAudioStore,
   loadProviders,
   ModelRouter,
@@ -56,7 +56,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
   container.register(TOKENS.fetch, { useValue: options.fetch ?? globalThis.fetch });
-  registerStorage(container, config, logger);
+  const accountStore = await openAccountStore(config.database.url);
+  registerStorage(container, config, logger, accountStore);
 
   for (const skipped of config.skippedProviders) {
     logger.info('provider skipped: its environment variables are not set', { plugin: skipped.plugin, id: skipped.id, missing: skipped.missingVariables });
@@ -74,7 +75,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     });
     await Promise.all([audioProcessor.warmUp(), ...providers.map((loaded) => loaded.provider.warmUp?.())]);
   } catch (error) {
-    await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    await Promise.allSettled([audioProcessor.close(), accountStore.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
     throw error;
   }
   container.register(TOKENS.providers, { useValue: providers });
@@ -147,8 +148,8 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
   ];
 }
 
-function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger): void {
-  container.register(TOKENS.accountStore, { useFactory: instanceCachingFactory(() => createAccountStore(config.database.url)) });
+function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger, accountStore: AccountStore): void {
+  container.register(TOKENS.accountStore, { useValue: accountStore });
   container.register(TOKENS.accounts, {
     useFactory: instanceCachingFactory((scope) => new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), { registration: config.auth.registration })),
   });

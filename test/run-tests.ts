@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Mocha from 'mocha';
+import { stopSharedServers } from './support/servers/shared-servers';
 
 function findTestFiles(directory: string): string[] {
   return readdirSync(directory)
@@ -28,5 +29,7 @@ const runner = mocha.run((failures) => {
   const passed = runner.stats?.passes ?? 0;
   const failed = failures;
   // Exit explicitly (like mocha --exit): a pooled worker or socket must not hold CI open.
-  process.stdout.write(`\n${passed} passed, ${failed} failed\n`, () => process.exit(failed > 0 || passed === 0 ? 1 : 0));
+  void stopSharedServers().finally(() => {
+    process.stdout.write(`\n${passed} passed, ${failed} failed\n`, () => process.exit(failed > 0 || passed === 0 ? 1 : 0));
+  });
 });

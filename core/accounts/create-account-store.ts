@@ -1,14 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AccountStore } from './account-store';
+import { PostgresAccountStore } from './postgres-account-store';
 import { SqliteAccountStore } from './sqlite-account-store';
 
 const MEMORY_URL = 'sqlite::memory:';
 const SQLITE_PREFIX = 'sqlite:';
+const POSTGRES_PATTERN = /^postgres(ql)?:\/\//i;
 
 /**
- * Opens the account store a database URL names: `sqlite:<path>` (parent folders are created)
- * or `sqlite::memory:`. Other schemes (a PostgreSQL store, later) plug in here.
+ * Opens the account store a database URL names: `sqlite:<path>` (parent folders are created),
+ * `sqlite::memory:`, or `postgres://` / `postgresql://` (a pool; its schema migrates in the
+ * background: openAccountStore waits for that).
  */
 export function createAccountStore(url: string): AccountStore {
   if (url === MEMORY_URL) return new SqliteAccountStore(':memory:');
@@ -19,7 +22,29 @@ export function createAccountStore(url: string): AccountStore {
     mkdirSync(dirname(filename), { recursive: true });
     return new SqliteAccountStore(filename);
   }
+  if (POSTGRES_PATTERN.test(url)) return new PostgresAccountStore(url);
   // Show only the scheme: the rest of a URL may hold a password.
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? '(none)';
-  throw new Error(`database.url scheme ${scheme} is not supported; use sqlite:<path> or sqlite::memory:`);
+  throw new Error(`database.url scheme ${scheme} is not supported; use sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database`);
+}
+
+/** createAccountStore, ready for use: a PostgreSQL schema is migrated before this resolves. */
+export async function openAccountStore(url: string): Promise<AccountStore> {
+  const store = createAccountStore(url);
+  if (store instanceof PostgresAccountStore) {
+    try {
+      await store.ready();
+    } catch (error) {
+      await store.close();
+      throw new Error(`the PostgreSQL database could not be opened: ${describePostgresError(error)}`);
+    }
+  }
+  return store;
+}
+
+/** pg's messages name the host and user at most, never the password; keep them short anyway. */
+function describePostgresError(error: unknown): string {
+  const failure = error as { message?: string; code?: string };
+  const text = typeof failure?.message === 'string' ? failure.message : String(error);
+  return failure?.code ? `${text} (${failure.code})` : text;
 }

@@ -1,7 +1,10 @@
 export type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
 export { SqliteAccountStore } from './sqlite-account-store';
 export { SQLITE_MIGRATIONS, type Migration } from './migrations';
-export { createAccountStore } from './create-account-store';
+export { createAccountStore, openAccountStore } from './create-account-store';
+export { PostgresAccountStore, type PostgresAccountStoreOptions } from './postgres-account-store';
+export { POSTGRES_MIGRATIONS } from './postgres-migrations';
+export { migratePostgres, MIGRATION_LOCK_KEY } from './postgres-migrate';
 export { API_KEY_PREFIX, hashApiKey, looksLikeApiKey, mintApiKey, type MintedApiKey } from './api-key';
 export { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
 export {

@@ -32,12 +32,6 @@ describe('core/accounts createAccountStore', () => {
   beforeEach(() => (directory = mkdtempSync(join(tmpdir(), 'store-'))));
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('opens an in-memory store', async () => {
-    const store = createAccountStore('sqlite::memory:');
-    expect(await store.findAccountByEmail('x@example.com')).to.equal(undefined);
-    await store.close();
-  });
-
   it('creates parent folders and applies each migration once', async () => {
     const path = join(directory, 'nested', 'deeper', 'gateway.db');
     const first = createAccountStore(`sqlite:${path}`) as SqliteAccountStore;
@@ -59,8 +53,8 @@ describe('core/accounts createAccountStore', () => {
   });
 
   it('refuses other schemes without echoing the URL', () => {
-    expect(() => createAccountStore('postgres://admin:s3cret@db/gateway'))
-      .to.throw(/postgres:/)
+    expect(() => createAccountStore('mysql://admin:s3cret@db/gateway'))
+      .to.throw(/mysql:/)
       .and.satisfy((error: Error) => !error.message.includes('s3cret'));
     expect(() => createAccountStore('sqlite:')).to.throw(/needs a file path/);
   });

@@ -1,0 +1,165 @@
+import type pg from 'pg';
+import type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+import type { Migration } from './migrations';
+import { migratePostgres } from './postgres-migrate';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations';
+import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
+
+interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface UsageRow {
+  account_id: string;
+  key_id: string;
+  model: string;
+  characters: number;
+  bytes: number;
+  created_at: number;
+}
+
+const toAccount = (row: AccountRow): AccountRecord => ({ id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at });
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  prefix: row.prefix,
+  keyHash: row.key_hash,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+});
+
+const KEY_COLUMNS = 'id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at';
+
+/** 23505 unique_violation on the accounts' email constraint. */
+function isDuplicateEmail(error: unknown): boolean {
+  const failure = error as { code?: string; constraint?: string };
+  return failure?.code === '23505' && failure.constraint === 'accounts_email_key';
+}
+
+export interface PostgresAccountStoreOptions extends PostgresPoolOptions {
+  readonly migrations?: readonly Migration[];
+}
+
+/**
+ * AccountStore on PostgreSQL through a pg pool, for several replicas sharing one database. The
+ * schema is migrated on open (under an advisory lock); every call waits for that first.
+ */
+export class PostgresAccountStore implements AccountStore {
+  private readonly pool: pg.Pool;
+  private readonly migrated: Promise<number[]>;
+
+  constructor(url: string, options: PostgresAccountStoreOptions = {}) {
+    this.pool = createPostgresPool(url, options);
+    this.migrated = migratePostgres(this.pool, options.migrations ?? POSTGRES_MIGRATIONS);
+    // Callers see the failure through ready() or their own call; never as an unhandled rejection.
+    this.migrated.catch(() => undefined);
+  }
+
+  /** Resolves once the schema is up to date; rejects with the migration's failure. */
+  async ready(): Promise<void> {
+    await this.migrated;
+  }
+
+  /** Versions of the applied migrations, in order. */
+  appliedMigrations(): Promise<number[]> {
+    return this.migrated;
+  }
+
+  private async query<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+    await this.migrated;
+    return this.pool.query<Row>(text, values);
+  }
+
+  async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
+    await this.migrated;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
+      await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, keyValues(key));
+      await client.query('COMMIT');
+      return 'created';
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (isDuplicateEmail(error)) return 'duplicate-email';
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
+    const { rows } = await this.query<AccountRow>('SELECT id, email, password_hash, created_at FROM accounts WHERE email = $1', [email]);
+    return rows[0] && toAccount(rows[0]);
+  }
+
+  async findAccountById(id: string): Promise<AccountRecord | undefined> {
+    const { rows } = await this.query<AccountRow>('SELECT id, email, password_hash, created_at FROM accounts WHERE id = $1', [id]);
+    return rows[0] && toAccount(rows[0]);
+  }
+
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, keyValues(key));
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const { rows } = await this.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
+    return rows[0] && toApiKey(rows[0]);
+  }
+
+  async listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]> {
+    const { rows } = await this.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at, position`, [accountId]);
+    return rows.map(toApiKey);
+  }
+
+  async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
+    const result = await this.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL', [revokedAt, keyId, accountId]);
+    return result.rowCount === 1;
+  }
+
+  async touchApiKey(keyId: string, usedAt: number): Promise<void> {
+    await this.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [usedAt, keyId]);
+  }
+
+  async recordUsage(usage: UsageRecord): Promise<void> {
+    await this.query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+      usage.accountId,
+      usage.keyId,
+      usage.model,
+      usage.characters,
+      usage.bytes,
+      usage.createdAt,
+    ]);
+  }
+
+  async listUsage(accountId: string): Promise<readonly UsageRecord[]> {
+    const { rows } = await this.query<UsageRow>('SELECT account_id, key_id, model, characters, bytes, created_at FROM usage_records WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    return rows.map((row) => ({ accountId: row.account_id, keyId: row.key_id, model: row.model, characters: row.characters, bytes: row.bytes, createdAt: row.created_at }));
+  }
+
+  async close(): Promise<void> {
+    await this.migrated.catch(() => undefined);
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
+
+function keyValues(key: ApiKeyRecord): unknown[] {
+  return [key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt];
+}

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../../core';
+
+/** A fresh, empty store and a way to release it. */
+export interface StoreUnderTest {
+  readonly store: AccountStore;
+  release(): Promise<void>;
+}
+
+const T0 = 1_750_000_000_000;
+
+export function accountRecord(email: string, createdAt = T0): AccountRecord {
+  return { id: randomUUID(), email, passwordHash: `scrypt$1024$8$1$salt$${randomUUID()}`, createdAt };
+}
+
+export function keyRecord(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const id = randomUUID();
+  return { id, accountId, name: 'default', prefix: 'ttsg_abcdef', keyHash: id.replace(/-/g, '').padEnd(64, '0'), createdAt: T0, lastUsedAt: null, revokedAt: null, ...overrides };
+}
+
+/**
+ * The AccountStore contract, run against every implementation (SQLite and PostgreSQL): what
+ * AccountService relies on, down to ordering, atomicity and number types.
+ */
+export function describeAccountStoreContract(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`AccountStore contract: ${name}`, function () {
+    let subject: StoreUnderTest;
+    let store: AccountStore;
+    beforeEach(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterEach(() => subject.release());
+
+    it('finds nothing in an empty store', async () => {
+      expect(await store.findAccountByEmail('nobody@example.com')).to.equal(undefined);
+      expect(await store.findAccountById(randomUUID())).to.equal(undefined);
+      expect(await store.findApiKeyByHash('0'.repeat(64))).to.equal(undefined);
+      expect(await store.listApiKeys(randomUUID())).to.deep.equal([]);
+      expect(await store.listUsage(randomUUID())).to.deep.equal([]);
+    });
+
+    it('creates an account with its first key and finds both back, numbers as numbers', async () => {
+      const account = accountRecord('ada@example.com', T0 + 123);
+      const key = keyRecord(account.id, { createdAt: T0 + 456 });
+      expect(await store.createAccountWithKey(account, key)).to.equal('created');
+      expect(await store.findAccountByEmail('ada@example.com')).to.deep.equal(account);
+      expect(await store.findAccountById(account.id)).to.deep.equal(account);
+      const found = await store.findApiKeyByHash(key.keyHash);
+      expect(found).to.deep.include(key);
+      expect(found?.createdAt).to.be.a('number');
+      expect(await store.listApiKeys(account.id)).to.have.length(1);
+    });
+
+    it('answers duplicate-email for a taken email and keeps nothing of the attempt', async () => {
+      const first = accountRecord('grace@example.com');
+      await store.createAccountWithKey(first, keyRecord(first.id));
+      const second = accountRecord('grace@example.com');
+      const secondKey = keyRecord(second.id);
+      expect(await store.createAccountWithKey(second, secondKey)).to.equal('duplicate-email');
+      expect(await store.findAccountById(second.id)).to.equal(undefined);
+      expect(await store.findApiKeyByHash(secondKey.keyHash)).to.equal(undefined);
+    });
+
+    it('lets exactly one of many concurrent registrations of one email win', async () => {
+      const attempts = Array.from({ length: 8 }, () => accountRecord('race@example.com'));
+      const results = await Promise.all(attempts.map((account) => store.createAccountWithKey(account, keyRecord(account.id))));
+      expect(results.filter((result) => result === 'created')).to.have.length(1);
+      expect(results.filter((result) => result === 'duplicate-email')).to.have.length(7);
+    });
+
+    it('lists an account’s keys oldest first, insertion order breaking ties, and only its own', async () => {
+      const account = accountRecord('keys@example.com');
+      const other = accountRecord('other@example.com');
+      const first = keyRecord(account.id, { name: 'first', createdAt: T0 + 5 });
+      await store.createAccountWithKey(account, first);
+      await store.createAccountWithKey(other, keyRecord(other.id));
+      const sameMoment = [keyRecord(account.id, { name: 'b', createdAt: T0 + 10 }), keyRecord(account.id, { name: 'a', createdAt: T0 + 10 })];
+      const older = keyRecord(account.id, { name: 'older', createdAt: T0 + 1 });
+      for (const key of [...sameMoment, older]) await store.createApiKey(key);
+      expect((await store.listApiKeys(account.id)).map((key) => key.name)).to.deep.equal(['older', 'first', 'b', 'a']);
+    });
+
+    it('refuses a second key with the same hash', async () => {
+      const account = accountRecord('hash@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      const error = await store.createApiKey({ ...key, id: randomUUID() }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).to.be.instanceOf(Error);
+    });
+
+    it('revokes a live key of that account once, and no one else’s', async () => {
+      const account = accountRecord('revoke@example.com');
+      const other = accountRecord('mallory@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      await store.createAccountWithKey(other, keyRecord(other.id));
+      expect(await store.revokeApiKey(other.id, key.id, T0 + 1)).to.equal(false);
+      expect(await store.revokeApiKey(account.id, randomUUID(), T0 + 1)).to.equal(false);
+      expect(await store.revokeApiKey(account.id, key.id, T0 + 2)).to.equal(true);
+      expect(await store.revokeApiKey(account.id, key.id, T0 + 3)).to.equal(false);
+      expect((await store.findApiKeyByHash(key.keyHash))?.revokedAt).to.equal(T0 + 2);
+    });
+
+    it('records the last use of a key', async () => {
+      const account = accountRecord('touch@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      await store.touchApiKey(key.id, T0 + 99_000);
+      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).to.equal(T0 + 99_000);
+    });
+
+    it('records usage per account, oldest first', async () => {
+      const account = accountRecord('usage@example.com');
+      const other = accountRecord('usage2@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      await store.createAccountWithKey(other, keyRecord(other.id));
+      const later = { accountId: account.id, keyId: key.id, model: 'espeak', characters: 12, bytes: 5_000_000_000, createdAt: T0 + 20 };
+      const earlier = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 3, bytes: 10, createdAt: T0 + 10 };
+      await store.recordUsage(later);
+      await store.recordUsage(earlier);
+      await store.recordUsage({ ...earlier, accountId: other.id });
+      expect(await store.listUsage(account.id)).to.deep.equal([earlier, later]);
+    });
+  });
+}
