@@ -24,10 +24,21 @@ export interface RouteEntryFile {
   readonly targets: { readonly model: string; readonly voices: Record<string, string>; readonly weight: number }[];
 }
 
+export interface S3StorageFile {
+  readonly bucket: string;
+  readonly endpoint?: string;
+  readonly region?: string;
+  readonly forcePathStyle: boolean;
+  readonly prefix: string;
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
+}
+
 export interface ConfigFile {
   readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean };
-  readonly storage: { driver: 'filesystem'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean };
+  readonly storage: { driver: 'filesystem' | 's3'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean; s3?: S3StorageFile };
   readonly database: { url: string };
+  readonly redis: { url?: string; keyPrefix: string };
   readonly auth: { registration: 'open' | 'closed' };
   readonly cache: { catalogTtl: Duration; results: { enabled: boolean; maxBytes: ByteSize; ttl?: Duration } };
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };

@@ -1,8 +1,8 @@
 import { ConfigError } from './config-error';
-import type { ConfigFile, ProviderEntryFile } from './config-file';
+import type { ConfigFile, ProviderEntryFile, S3StorageFile } from './config-file';
 import type { Environment } from './interpolate';
 import { ifEnvNames } from './provider-conditions';
-import type { GatewayConfig, ProviderEntry, SkippedProvider } from './types';
+import type { GatewayConfig, ProviderEntry, S3StorageConfig, SkippedProvider } from './types';
 import { parseByteSize, parseDuration } from './units';
 
 /** Converts the validated file (units as text) into GatewayConfig (milliseconds and bytes). */
@@ -66,6 +66,24 @@ function providerEntry(entry: ProviderEntryFile, configPath: string): ProviderEn
   };
 }
 
+function s3Storage(s3: S3StorageFile | undefined, problems: Problems): S3StorageConfig | undefined {
+  if (!s3) {
+    problems.lines.push('storage.s3: is required when storage.driver is s3 (at least storage.s3.bucket)');
+    return undefined;
+  }
+  if ((s3.accessKeyId === undefined) !== (s3.secretAccessKey === undefined)) {
+    problems.lines.push('storage.s3: set both accessKeyId and secretAccessKey, or neither (to use the AWS credential chain)');
+  }
+  return {
+    bucket: s3.bucket,
+    forcePathStyle: s3.forcePathStyle,
+    prefix: s3.prefix,
+    ...(s3.endpoint !== undefined && { endpoint: s3.endpoint }),
+    ...(s3.region !== undefined && { region: s3.region }),
+    ...(s3.accessKeyId !== undefined && s3.secretAccessKey !== undefined && { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }),
+  };
+}
+
 export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped }: NormalizeInput): GatewayConfig {
   const problems = new Problems();
   const providers: ProviderEntry[] = [];
@@ -92,11 +110,13 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     storage: {
       driver: file.storage.driver,
       path: file.storage.path,
+      ...(file.storage.driver === 's3' && { s3: s3Storage(file.storage.s3, problems) }),
       retentionMs: problems.positiveMilliseconds(file.storage.retention, 'storage.retention'),
       sweepIntervalMs: problems.positiveMilliseconds(file.storage.sweepInterval, 'storage.sweepInterval'),
       downloadRequiresKey: file.storage.downloadRequiresKey,
     },
     database: { url: file.database.url },
+    ...(file.redis.url !== undefined && { redis: { url: file.redis.url, keyPrefix: file.redis.keyPrefix } }),
     auth: { registration: file.auth.registration },
     cache: {
       catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl'),

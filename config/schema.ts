@@ -92,7 +92,22 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       trustProxy: { type: 'boolean', default: false },
     }),
     storage: section({
-      driver: { enum: ['filesystem'], default: 'filesystem' },
+      driver: { enum: ['filesystem', 's3'], default: 'filesystem' },
+      // Used when driver is s3; keys absent = the standard AWS credential chain.
+      s3: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['bucket'],
+        properties: {
+          bucket: { type: 'string', minLength: 3, maxLength: 63 },
+          endpoint: { type: 'string', format: 'uri', pattern: '^https?://' },
+          region: { type: 'string', minLength: 1 },
+          forcePathStyle: { type: 'boolean', default: false },
+          prefix: { type: 'string', pattern: '^([A-Za-z0-9._-]+/)*$', default: '' },
+          accessKeyId: { type: 'string', minLength: 1 },
+          secretAccessKey: { type: 'string', minLength: 1 },
+        },
+      },
       path: { type: 'string', minLength: 1, default: './data/audio' },
       retention: duration('24h'),
       sweepInterval: duration('10m'),
@@ -100,6 +115,11 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
     }),
     database: section({
       url: { type: 'string', pattern: '^(sqlite:.+|postgres(ql)?://.+)', default: 'sqlite:./data/gateway.db' },
+    }),
+    // Shared state of several replicas: key revocations (and limits); absent = this process only.
+    redis: section({
+      url: { type: 'string', pattern: '^rediss?://.+' },
+      keyPrefix: { type: 'string', pattern: '^[A-Za-z0-9:._-]*$', default: 'ttsg:' },
     }),
     auth: section({
       registration: { enum: ['open', 'closed'], default: 'open' },

@@ -3,6 +3,8 @@ export interface GatewayConfig {
   readonly server: ServerConfig;
   readonly storage: StorageConfig;
   readonly database: DatabaseConfig;
+  /** Absent: no Redis, the embedded single-process mode. */
+  readonly redis?: RedisConfig;
   readonly auth: AuthConfig;
   readonly cache: CacheConfig;
   readonly synthesis: SynthesisConfig;
@@ -43,14 +45,40 @@ export interface ServerConfig {
 }
 
 export interface StorageConfig {
-  readonly driver: 'filesystem';
+  readonly driver: 'filesystem' | 's3';
+  /** The folder of the filesystem driver. */
   readonly path: string;
+  /** Set when the driver is s3. */
+  readonly s3?: S3StorageConfig;
   /** How long a generated file stays downloadable, in milliseconds. */
   readonly retentionMs: number;
   /** How often expired files are swept, in milliseconds. */
   readonly sweepIntervalMs: number;
   /** When true, downloads need X-API-Key too; by default the unguessable link is the capability. */
   readonly downloadRequiresKey: boolean;
+}
+
+/** An S3-compatible bucket (AWS S3, MinIO, Ceph, R2). */
+export interface S3StorageConfig {
+  readonly bucket: string;
+  /** Omit for AWS itself. */
+  readonly endpoint?: string;
+  /** Defaults to AWS_REGION, else us-east-1. */
+  readonly region?: string;
+  /** Bucket in the path (MinIO and most self-hosted servers) rather than in the host name. */
+  readonly forcePathStyle: boolean;
+  /** Prefix of every object key, `audio/` for instance; empty by default. */
+  readonly prefix: string;
+  /** Both or neither: without them, the standard AWS credential chain (environment, profile, instance role). */
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/** Redis shared by the replicas. */
+export interface RedisConfig {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
+  readonly url: string;
+  /** Prefix of every key and channel, so that several gateways can share one Redis. */
+  readonly keyPrefix: string;
 }
 
 export interface DatabaseConfig {

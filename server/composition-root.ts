@@ -10,7 +10,6 @@ import {
   CachedSynthesis,
   Catalog,
   openAccountStore,
-  FileSystemAudioStore,
   loadProviders,
   ModelRouter,
   ResultCache,
@@ -21,6 +20,7 @@ import {
   type ModelRoute,
 } from '../core';
 import { createApp } from './app';
+import { createAudioStore } from './create-audio-store';
 import { TOKENS } from './container-tokens';
 import { audioEngine, audioSink, cacheStorage, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
@@ -57,7 +57,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.logger, { useValue: logger });
   container.register(TOKENS.fetch, { useValue: options.fetch ?? globalThis.fetch });
   const accountStore = await openAccountStore(config.database.url);
-  registerStorage(container, config, logger, accountStore);
+  const audioStorage = createAudioStore(config.storage, logger);
+  registerStorage(container, config, accountStore, audioStorage.store);
 
   for (const skipped of config.skippedProviders) {
     logger.info('provider skipped: its environment variables are not set', { plugin: skipped.plugin, id: skipped.id, missing: skipped.missingVariables });
@@ -76,6 +77,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     await Promise.all([audioProcessor.warmUp(), ...providers.map((loaded) => loaded.provider.warmUp?.())]);
   } catch (error) {
     await Promise.allSettled([audioProcessor.close(), accountStore.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    audioStorage.close();
     throw error;
   }
   container.register(TOKENS.providers, { useValue: providers });
@@ -136,6 +138,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       stopSweeper();
       await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
       await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
+      audioStorage.close();
     },
   };
 }
@@ -148,17 +151,10 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
   ];
 }
 
-function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger, accountStore: AccountStore): void {
+function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore): void {
   container.register(TOKENS.accountStore, { useValue: accountStore });
   container.register(TOKENS.accounts, {
     useFactory: instanceCachingFactory((scope) => new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), { registration: config.auth.registration })),
   });
-  container.register(TOKENS.audioStore, {
-    useFactory: instanceCachingFactory(
-      () =>
-        new FileSystemAudioStore(config.storage.path, config.storage.retentionMs, {
-          onSweepError: (error) => logger.warn('audio sweep failed', { error: error instanceof Error ? error.message : String(error) }),
-        }),
-    ),
-  });
+  container.register(TOKENS.audioStore, { useValue: audioStore });
 }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   type AudioEngine,
   type AudioProcessor,
@@ -50,8 +49,17 @@ export function cacheStorage(store: AudioStore): CacheStorage {
     read: async (fileName) => {
       const located = await store.locate(fileName).catch(() => undefined);
       if (!located) return undefined;
-      return readFile(located.path).catch(() => undefined);
+      return located
+        .open()
+        .then(readWhole)
+        .catch(() => undefined);
     },
     save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }),
   };
+}
+
+async function readWhole(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

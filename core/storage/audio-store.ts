@@ -1,6 +1,8 @@
+import type { Readable } from 'node:stream';
+
 /** A stored audio file as `save()` names it. */
 export interface SavedAudio {
-  /** `<random>.<ext>`, or `<random>.<rate>.pcm` for raw PCM (see FileSystemAudioStore). */
+  /** `<random>.<ext>`, or `<random>.<rate>.pcm` for raw PCM (see audio-file-name.ts). */
   readonly fileName: string;
   readonly size: number;
 }
@@ -10,11 +12,16 @@ export interface SaveAudioOptions {
   readonly sampleRate?: number;
 }
 
+/** Bytes `start` to `end` of a file, both included (as in HTTP's Range). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A servable file found by `locate()`. */
 export interface LocatedAudio {
-  /** Absolute path inside the store's directory. */
-  readonly path: string;
   readonly size: number;
+  /** When the file was stored; it never changes afterwards. */
   readonly mtime: Date;
   /** The extension, without the dot (`mp3`, `pcm`, ...). */
   readonly extension: string;
@@ -22,14 +29,20 @@ export interface LocatedAudio {
   readonly sampleRate?: number;
   /** When the file stops being served. */
   readonly expiresAt: Date;
+  /**
+   * Streams the file's bytes, or the range of them. Rejects with a 404 GatewayError when the
+   * file went away since `locate()` (swept by another replica).
+   */
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 /**
- * Where generated audio lives until it expires. The file name is the capability to download,
- * so names are unguessable; `locate()` is the only way from a client-given name to a file.
+ * Where generated audio lives until it expires: a local folder or an S3-compatible bucket. The
+ * file name is the capability to download, so names are unguessable; `locate()` is the only way
+ * from a client-given name to a file.
  */
 export interface AudioStore {
-  /** Stores the bytes atomically under a fresh unguessable name. */
+  /** Stores the bytes atomically (readers see all of them or none) under a fresh unguessable name. */
   save(bytes: Uint8Array, extension: string, options?: SaveAudioOptions): Promise<SavedAudio>;
   /**
    * Finds a live file by name. Throws a 404 GatewayError for a name that is not one this store

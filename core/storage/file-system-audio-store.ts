@@ -1,17 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { GatewayError } from '../errors';
-import type { AudioStore, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import type { Readable } from 'node:stream';
+import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
+import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import { startSweeper } from './sweeper';
 
-/** 24 random bytes = 192 bits, 32 base64url characters. */
-const NAME_BYTES = 24;
-/**
- * `<32 base64url chars>.<ext>`; raw PCM carries its sample rate in the name
- * (`<random>.<rate>.pcm`) so that one atomic file holds everything needed to serve it.
- */
-const FILE_NAME_PATTERN = /^([A-Za-z0-9_-]{32})(?:\.([1-9][0-9]{3,5}))?\.([a-z0-9]{1,10})$/;
-const EXTENSION_PATTERN = /^[a-z0-9]{1,10}$/;
 const TEMPORARY_PREFIX = '.tmp-';
 
 export interface FileSystemAudioStoreOptions {
@@ -19,6 +12,12 @@ export interface FileSystemAudioStoreOptions {
   readonly now?: () => number;
   /** Told about a failed background sweep (the sweeper never throws). */
   readonly onSweepError?: (error: unknown) => void;
+}
+
+/** A file found on disk: LocatedAudio plus where it is. */
+export interface LocatedFile extends LocatedAudio {
+  /** Absolute path inside the store's directory. */
+  readonly path: string;
 }
 
 /** AudioStore on a local (or shared, mounted) directory. */
@@ -37,12 +36,7 @@ export class FileSystemAudioStore implements AudioStore {
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
-    if (!EXTENSION_PATTERN.test(extension)) throw new GatewayError('TTS_ERR_INTERNAL', `Unusable audio file extension "${extension}"`);
-    const rate = options.sampleRate;
-    const rateIsValid = rate !== undefined && Number.isInteger(rate) && rate >= 1000 && rate <= 999_999;
-    if (extension === 'pcm' && !rateIsValid) throw new GatewayError('TTS_ERR_INTERNAL', 'Raw PCM audio needs a sample rate to be stored');
-    const random = randomBytes(NAME_BYTES).toString('base64url');
-    const fileName = extension === 'pcm' ? `${random}.${rate}.pcm` : `${random}.${extension}`;
+    const { random, fileName } = newAudioFileName(extension, options.sampleRate);
     this.ready ??= mkdir(this.directory, { recursive: true });
     await this.ready;
     // Write beside the target, flush, then rename: a reader sees the whole file or none.
@@ -63,18 +57,15 @@ export class FileSystemAudioStore implements AudioStore {
     return { fileName, size: bytes.byteLength };
   }
 
-  async locate(fileName: string): Promise<LocatedAudio | undefined> {
-    const match = FILE_NAME_PATTERN.exec(fileName);
-    const extension = match?.[3];
-    const sampleRate = match?.[2] === undefined ? undefined : Number(match[2]);
-    if (!match || (extension === 'pcm') !== (sampleRate !== undefined)) throw notFound();
+  async locate(fileName: string): Promise<LocatedFile | undefined> {
+    const { extension, sampleRate } = parseAudioFileName(fileName);
     const path = join(this.directory, fileName);
-    if (!path.startsWith(this.directory + sep)) throw notFound();
+    if (!path.startsWith(this.directory + sep)) throw audioNotFound();
     const stats = await stat(path).catch(() => undefined);
     if (!stats?.isFile()) return undefined;
     const expiresAt = stats.mtimeMs + this.retentionMs;
     if (expiresAt <= this.now()) return undefined;
-    return { path, size: stats.size, mtime: stats.mtime, extension: extension as string, sampleRate, expiresAt: new Date(expiresAt) };
+    return { path, size: stats.size, mtime: stats.mtime, extension, sampleRate, expiresAt: new Date(expiresAt), open: (range) => openFile(path, range) };
   }
 
   async sweep(): Promise<number> {
@@ -85,7 +76,7 @@ export class FileSystemAudioStore implements AudioStore {
     const cutoff = this.now() - this.retentionMs;
     let removed = 0;
     for (const entry of entries) {
-      const ours = FILE_NAME_PATTERN.test(entry.name) || entry.name.startsWith(TEMPORARY_PREFIX);
+      const ours = AUDIO_FILE_NAME_PATTERN.test(entry.name) || entry.name.startsWith(TEMPORARY_PREFIX);
       if (!entry.isFile() || !ours) continue;
       const path = join(this.directory, entry.name);
       const stats = await stat(path).catch(() => undefined);
@@ -101,14 +92,12 @@ export class FileSystemAudioStore implements AudioStore {
   }
 
   startSweeper(intervalMs: number): () => void {
-    const timer = setInterval(() => {
-      this.sweep().catch((error: unknown) => this.options.onSweepError?.(error));
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return startSweeper(() => this.sweep(), intervalMs, this.options.onSweepError);
   }
 }
 
-function notFound(): GatewayError {
-  return new GatewayError('TTS_ERR_NOT_FOUND', 'No such audio file', { details: [{ field: 'file', reason: 'not found' }] });
+/** Opens first, so that a file swept since locate() is a 404 and not a stream error. */
+async function openFile(path: string, range: ByteRange | undefined): Promise<Readable> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : error));
+  return handle.createReadStream({ autoClose: true, ...(range && { start: range.start, end: range.end }) });
 }

@@ -1,2 +1,4 @@
-export type { AudioStore, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
-export { FileSystemAudioStore, type FileSystemAudioStoreOptions } from './file-system-audio-store';
+export type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+export { FileSystemAudioStore, type FileSystemAudioStoreOptions, type LocatedFile } from './file-system-audio-store';
+export { S3AudioStore, type S3AudioStoreOptions } from './s3-audio-store';
+export { AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';

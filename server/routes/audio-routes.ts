@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { CONTENT_TYPES, GatewayError, isAudioFormat, type AudioStore, type LocatedAudio } from '../../core';
+import { decideRange } from './download-range';
 
 function contentTypeOf(audio: LocatedAudio): string {
   if (!isAudioFormat(audio.extension)) return 'application/octet-stream';
@@ -17,45 +19,61 @@ function strongEtag(fileName: string, audio: LocatedAudio): string {
 const notFound = (): GatewayError =>
   new GatewayError('TTS_ERR_NOT_FOUND', 'No such audio file', { details: [{ field: 'file', reason: 'not found' }] });
 
-function statusOf(error: Error): number | undefined {
-  const status = (error as Error & { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
-}
+/** Headers of a file answer; a refused range drops them again. */
+const FILE_HEADERS = ['Content-Type', 'ETag', 'Cache-Control', 'Content-Disposition', 'Last-Modified', 'Accept-Ranges'];
 
-/** `res.sendFile` does Range, If-Range, conditional GET and HEAD; our headers win over its own. */
-function sendFile(response: Response, path: string): Promise<void> {
-  const options = { etag: false, lastModified: true, cacheControl: false, acceptRanges: true, dotfiles: 'allow' as const };
-  return new Promise((resolve, reject) => response.sendFile(path, options, (error) => (error ? reject(error) : resolve())));
-}
-
-/** Handler of GET and HEAD /api/v1/audio/download/:file. */
+/**
+ * Handler of GET and HEAD /api/v1/audio/download/:file. The bytes come from the AudioStore
+ * (a folder or a bucket) through the gateway, with Range, If-Range and conditional GET.
+ */
 export function createAudioRoutes(audioStore: AudioStore, now: () => number = Date.now) {
   return {
     async download(request: Request<{ file: string }>, response: Response): Promise<void> {
       const fileName = request.params.file;
       const audio = await audioStore.locate(fileName);
       if (!audio) throw notFound();
+      const etag = strongEtag(fileName, audio);
       const maxAge = Math.max(0, Math.floor((audio.expiresAt.getTime() - now()) / 1000));
       response.setHeader('Content-Type', contentTypeOf(audio));
-      response.setHeader('ETag', strongEtag(fileName, audio));
+      response.setHeader('ETag', etag);
       response.setHeader('Cache-Control', `private, max-age=${maxAge}`);
       response.setHeader('Content-Disposition', `inline; filename="${fileName}"`);
       response.setHeader('X-Content-Type-Options', 'nosniff');
+      response.setHeader('Last-Modified', audio.mtime.toUTCString());
+      response.setHeader('Accept-Ranges', 'bytes');
+      if (request.fresh) {
+        response.status(304).end();
+        return;
+      }
+      const decision = decideRange(request, audio.size, etag, audio.mtime);
+      if (decision.kind === 'unsatisfiable') {
+        for (const header of FILE_HEADERS) response.removeHeader(header);
+        response.setHeader('Content-Range', `bytes */${audio.size}`);
+        throw new GatewayError('TTS_ERR_RANGE_NOT_SATISFIABLE', 'The requested range is outside the file', {
+          details: [{ field: 'Range', reason: 'unsatisfiable', size: audio.size }],
+        });
+      }
+      const range = decision.kind === 'partial' ? decision.range : undefined;
+      if (range) {
+        response.status(206);
+        response.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${audio.size}`);
+      }
+      response.setHeader('Content-Length', String(range ? range.end - range.start + 1 : audio.size));
+      if (request.method === 'HEAD') {
+        response.end();
+        return;
+      }
+      // Swept between locate and open: open() rejects with a 404, before any byte is sent.
+      const bytes = await audio.open(range);
       try {
-        await sendFile(response, audio.path);
+        await pipeline(bytes, response);
       } catch (error) {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        // The client left mid-transfer: nothing to answer.
-        if ((failure as NodeJS.ErrnoException).code === 'ECONNABORTED' || response.headersSent) return;
-        const status = statusOf(failure);
-        if (status === 416) {
-          throw new GatewayError('TTS_ERR_RANGE_NOT_SATISFIABLE', 'The requested range is outside the file', {
-            details: [{ field: 'Range', reason: 'unsatisfiable', size: audio.size }],
-          });
+        // The client left mid-transfer, or the store failed after the headers went: nothing to answer.
+        if (response.headersSent) {
+          response.destroy();
+          return;
         }
-        // Swept between locate and send.
-        if (status === 404 || (failure as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
-        throw failure;
+        throw error;
       }
     },
   };

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { GatewayError } from '../errors';
+
+/** 24 random bytes = 192 bits, 32 base64url characters. */
+const NAME_BYTES = 24;
+/**
+ * `<32 base64url chars>.<ext>`; raw PCM carries its sample rate in the name
+ * (`<random>.<rate>.pcm`) so that one stored object holds everything needed to serve it.
+ */
+export const AUDIO_FILE_NAME_PATTERN = /^([A-Za-z0-9_-]{32})(?:\.([1-9][0-9]{3,5}))?\.([a-z0-9]{1,10})$/;
+const EXTENSION_PATTERN = /^[a-z0-9]{1,10}$/;
+
+/** A fresh unguessable name for audio of this extension (every store names files alike). */
+export function newAudioFileName(extension: string, sampleRate: number | undefined): { random: string; fileName: string } {
+  if (!EXTENSION_PATTERN.test(extension)) throw new GatewayError('TTS_ERR_INTERNAL', `Unusable audio file extension "${extension}"`);
+  const rateIsValid = sampleRate !== undefined && Number.isInteger(sampleRate) && sampleRate >= 1000 && sampleRate <= 999_999;
+  if (extension === 'pcm' && !rateIsValid) throw new GatewayError('TTS_ERR_INTERNAL', 'Raw PCM audio needs a sample rate to be stored');
+  const random = randomBytes(NAME_BYTES).toString('base64url');
+  return { random, fileName: extension === 'pcm' ? `${random}.${sampleRate}.pcm` : `${random}.${extension}` };
+}
+
+/**
+ * What a client-given name says, or a 404 GatewayError for a name no store could have produced
+ * (traversal attempts included): the only way from a request to a stored file.
+ */
+export function parseAudioFileName(fileName: string): { extension: string; sampleRate?: number } {
+  const match = AUDIO_FILE_NAME_PATTERN.exec(fileName);
+  const extension = match?.[3];
+  const sampleRate = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!match || extension === undefined || (extension === 'pcm') !== (sampleRate !== undefined)) throw audioNotFound();
+  return sampleRate === undefined ? { extension } : { extension, sampleRate };
+}
+
+export function audioNotFound(): GatewayError {
+  return new GatewayError('TTS_ERR_NOT_FOUND', 'No such audio file', { details: [{ field: 'file', reason: 'not found' }] });
+}

@@ -1,0 +1,112 @@
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
+import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import { startSweeper } from './sweeper';
+
+/** S3's smallest part (5 MiB) would mean many requests; 8 MiB parts from 16 MiB up. */
+const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024;
+const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+/** DeleteObjects takes at most 1000 keys. */
+const DELETE_BATCH = 1000;
+
+export interface S3AudioStoreOptions {
+  readonly client: S3Client;
+  readonly bucket: string;
+  /** Folder-like prefix of every key (`audio/`), so that a bucket can be shared; empty by default. */
+  readonly prefix?: string;
+  readonly retentionMs: number;
+  /** Files of this size or more go up as a multipart upload. */
+  readonly multipartThreshold?: number;
+  readonly partSize?: number;
+  /** Clock, replaceable in tests. */
+  readonly now?: () => number;
+  readonly onSweepError?: (error: unknown) => void;
+}
+
+function isMissing(error: unknown): boolean {
+  const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return failure?.name === 'NotFound' || failure?.name === 'NoSuchKey' || failure?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * AudioStore on an S3-compatible bucket (AWS S3, MinIO, Ceph, R2), shared by every replica. An
+ * object appears whole or not at all, so a download on another replica never sees half a file.
+ * Expiry follows the object's LastModified, as the folder store follows mtime.
+ */
+export class S3AudioStore implements AudioStore {
+  private readonly prefix: string;
+  private readonly now: () => number;
+
+  constructor(private readonly options: S3AudioStoreOptions) {
+    this.prefix = options.prefix ?? '';
+    this.now = options.now ?? Date.now;
+  }
+
+  async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
+    const { fileName } = newAudioFileName(extension, options.sampleRate);
+    const params = { Bucket: this.options.bucket, Key: this.prefix + fileName, Body: bytes, ContentType: 'application/octet-stream', ContentLength: bytes.byteLength };
+    if (bytes.byteLength >= (this.options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD)) {
+      const { ContentLength: _length, ...multipart } = params;
+      // A failed upload aborts itself (leavePartsOnError is false), leaving no parts to pay for.
+      await new Upload({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2 }).done();
+    } else {
+      await this.options.client.send(new PutObjectCommand(params));
+    }
+    return { fileName, size: bytes.byteLength };
+  }
+
+  async locate(fileName: string): Promise<LocatedAudio | undefined> {
+    const { extension, sampleRate } = parseAudioFileName(fileName);
+    const key = this.prefix + fileName;
+    const head = await this.options.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key })).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    if (!head?.LastModified || head.ContentLength === undefined) return undefined;
+    const expiresAt = head.LastModified.getTime() + this.options.retentionMs;
+    if (expiresAt <= this.now()) return undefined;
+    return {
+      size: head.ContentLength,
+      mtime: head.LastModified,
+      extension,
+      sampleRate,
+      expiresAt: new Date(expiresAt),
+      open: (range) => this.open(key, range),
+    };
+  }
+
+  private async open(key: string, range: ByteRange | undefined): Promise<Readable> {
+    const answer = await this.options.client
+      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
+      .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : error));
+    if (!(answer.Body instanceof Readable)) throw new Error('the S3 client answered without a Node.js stream body');
+    return answer.Body;
+  }
+
+  async sweep(): Promise<number> {
+    const cutoff = this.now() - this.options.retentionMs;
+    let removed = 0;
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.options.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
+      const expired = (page.Contents ?? []).filter((object) => {
+        const name = object.Key?.slice(this.prefix.length) ?? '';
+        return AUDIO_FILE_NAME_PATTERN.test(name) && object.LastModified !== undefined && object.LastModified.getTime() <= cutoff;
+      });
+      for (let start = 0; start < expired.length; start += DELETE_BATCH) {
+        const batch = expired.slice(start, start + DELETE_BATCH).map((object) => ({ Key: object.Key as string }));
+        const answer = await this.options.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: false } }));
+        removed += answer.Deleted?.length ?? 0;
+        if (answer.Errors && answer.Errors.length > 0) throw new Error(`S3 refused to delete ${answer.Errors.length} expired audio objects (first: ${answer.Errors[0].Code})`);
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
+    return removed;
+  }
+
+  startSweeper(intervalMs: number): () => void {
+    return startSweeper(() => this.sweep(), intervalMs, this.options.onSweepError);
+  }
+}

@@ -1,0 +1,22 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Logger } from 'winston';
+import type { StorageConfig } from '../config/types';
+import { FileSystemAudioStore, S3AudioStore, type AudioStore } from '../core';
+
+/** The store `storage.driver` names, and what to release at shutdown. */
+export function createAudioStore(storage: StorageConfig, logger: Logger): { store: AudioStore; close(): void } {
+  const onSweepError = (error: unknown): void => void logger.warn('audio sweep failed', { error: error instanceof Error ? error.message : String(error) });
+  if (storage.driver !== 's3' || !storage.s3) {
+    return { store: new FileSystemAudioStore(storage.path, storage.retentionMs, { onSweepError }), close: () => undefined };
+  }
+  const { s3 } = storage;
+  // Without credentials in the config the SDK's default chain applies (environment, shared profile, instance or task role).
+  const client = new S3Client({
+    region: s3.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    forcePathStyle: s3.forcePathStyle,
+    ...(s3.endpoint !== undefined && { endpoint: s3.endpoint }),
+    ...(s3.credentials && { credentials: s3.credentials }),
+  });
+  const store = new S3AudioStore({ client, bucket: s3.bucket, prefix: s3.prefix, retentionMs: storage.retentionMs, onSweepError });
+  return { store, close: () => client.destroy() };
+}

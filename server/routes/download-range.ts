@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import type { ByteRange } from '../../core';
+
+/** What to send for a download: the whole file, one range, or a refusal of the range. */
+export type RangeDecision = { readonly kind: 'whole' } | { readonly kind: 'partial'; readonly range: ByteRange } | { readonly kind: 'unsatisfiable' };
+
+/**
+ * If-Range: the Range applies only while the file is the one the client has, named by our
+ * strong ETag or by its exact Last-Modified date.
+ */
+function ifRangeHolds(request: Request, etag: string, lastModified: Date): boolean {
+  const condition = request.get('If-Range');
+  if (!condition) return true;
+  if (condition.includes('"')) return condition.trim() === etag;
+  const date = Date.parse(condition);
+  return !Number.isNaN(date) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(date / 1000);
+}
+
+/**
+ * The Range header read as a static file server does: a malformed header or several ranges are
+ * served whole (200), one satisfiable range as 206, a range past the end as 416.
+ */
+export function decideRange(request: Request, size: number, etag: string, lastModified: Date): RangeDecision {
+  if (!request.get('Range') || !ifRangeHolds(request, etag, lastModified)) return { kind: 'whole' };
+  const ranges = request.range(size, { combine: true });
+  if (ranges === -1) return { kind: 'unsatisfiable' };
+  if (ranges === -2 || ranges === undefined || ranges.type !== 'bytes' || ranges.length !== 1) return { kind: 'whole' };
+  return { kind: 'partial', range: { start: ranges[0].start, end: ranges[0].end } };
+}
