@@ -9,6 +9,7 @@ export * from './http';
 export * from './workers';
 export { AUDIO_FORMATS, CONTENT_TYPES, isAudioFormat, type AudioFormat } from './audio/audio-format';
 export * from './accounts';
+export * from './redis';
 export * from './storage';
 export * from './ssml';
 export * from './audio';

@@ -21,6 +21,7 @@ import {
 } from '../core';
 import { createApp } from './app';
 import { createAudioStore } from './create-audio-store';
+import { connectSharedState, type SharedState } from './shared-state';
 import { TOKENS } from './container-tokens';
 import { audioEngine, audioSink, cacheStorage, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
@@ -58,7 +59,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.fetch, { useValue: options.fetch ?? globalThis.fetch });
   const accountStore = await openAccountStore(config.database.url);
   const audioStorage = createAudioStore(config.storage, logger);
-  registerStorage(container, config, accountStore, audioStorage.store);
+  const shared = connectSharedState(config, logger);
+  registerStorage(container, config, accountStore, audioStorage.store, shared);
 
   for (const skipped of config.skippedProviders) {
     logger.info('provider skipped: its environment variables are not set', { plugin: skipped.plugin, id: skipped.id, missing: skipped.missingVariables });
@@ -76,7 +78,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     });
     await Promise.all([audioProcessor.warmUp(), ...providers.map((loaded) => loaded.provider.warmUp?.())]);
   } catch (error) {
-    await Promise.allSettled([audioProcessor.close(), accountStore.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    await Promise.allSettled([audioProcessor.close(), accountStore.close(), shared.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
     audioStorage.close();
     throw error;
   }
@@ -138,6 +140,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       stopSweeper();
       await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
       await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
+      await shared.close();
       audioStorage.close();
     },
   };
@@ -151,10 +154,17 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
   ];
 }
 
-function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore): void {
+function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {
   container.register(TOKENS.accountStore, { useValue: accountStore });
   container.register(TOKENS.accounts, {
-    useFactory: instanceCachingFactory((scope) => new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), { registration: config.auth.registration })),
+    useFactory: instanceCachingFactory(
+      (scope) =>
+        new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), {
+          registration: config.auth.registration,
+          keyCacheTtlMs: shared.keyCacheTtlMs,
+          revocations: shared.revocations,
+        }),
+    ),
   });
   container.register(TOKENS.audioStore, { useValue: audioStore });
 }

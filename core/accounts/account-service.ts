@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store';
 import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
+import { ApiKeyCache } from './api-key-cache';
+import type { KeyRevocations } from './key-revocations';
 import { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
 
 /** An account as callers may see it (no password hash). */
@@ -41,6 +43,10 @@ export interface AccountServiceOptions {
   /** Lower only in tests; stored hashes carry their own parameters. */
   readonly scrypt?: ScryptParameters;
   readonly now?: () => number;
+  /** Caches key lookups for this long, in milliseconds (replicas); absent = every request reads the store. */
+  readonly keyCacheTtlMs?: number;
+  /** Revocations shared with the other replicas, which drop the key from their caches. */
+  readonly revocations?: KeyRevocations;
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -65,6 +71,7 @@ export class AccountService {
   private readonly scrypt: ScryptParameters;
   /** Verified against when the email is unknown, so both failures take the same time. */
   private decoyHash: Promise<string> | undefined;
+  private readonly keyCache: ApiKeyCache | undefined;
 
   constructor(
     private readonly store: AccountStore,
@@ -72,6 +79,9 @@ export class AccountService {
   ) {
     this.now = options.now ?? Date.now;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT_PARAMETERS;
+    const cache = options.keyCacheTtlMs !== undefined ? new ApiKeyCache({ ttlMs: options.keyCacheTtlMs }) : undefined;
+    this.keyCache = cache;
+    if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
   }
 
   async register(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
@@ -110,14 +120,21 @@ export class AccountService {
   async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
     if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const keyHash = hashApiKey(apiKey);
+    const { key, account } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    await this.store.touchApiKey(key.id, this.now());
+    return { account: { id: account.id, email: account.email }, keyId: key.id };
+  }
+
+  /** Reads a live key and its account from the store (and caches them); 401 otherwise. */
+  private async lookUpKey(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord }> {
     const key = await this.store.findApiKeyByHash(keyHash);
     if (!key || key.revokedAt !== null || !hashesEqual(key.keyHash, keyHash)) {
       throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     }
     const account = await this.store.findAccountById(key.accountId);
     if (!account) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
-    await this.store.touchApiKey(key.id, this.now());
-    return { account: { id: account.id, email: account.email }, keyId: key.id };
+    this.keyCache?.set(keyHash, { key, account });
+    return { key, account };
   }
 
   /** Live keys of an account. */
@@ -142,6 +159,8 @@ export class AccountService {
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.store.revokeApiKey(accountId, keyId, this.now());
     if (!revoked) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No such API key', { details: [{ field: 'id', reason: 'not found' }] });
+    this.keyCache?.forgetKey(keyId);
+    await this.options.revocations?.announce(keyId);
   }
 
   /**

@@ -16,3 +16,5 @@ export {
   type PublicAccount,
   type UsageInput,
 } from './account-service';
+export { ApiKeyCache, type ApiKeyCacheOptions, type CachedApiKey } from './api-key-cache';
+export type { KeyRevocations } from './key-revocations';

@@ -1,0 +1,10 @@
+/**
+ * Tells the other replicas that a key was revoked, and hears about theirs. Redis pub/sub
+ * implements it (core/redis); a single process needs none.
+ */
+export interface KeyRevocations {
+  /** Announces a revocation; never throws (a replica that misses it drops the key when its cache entry expires). */
+  announce(keyId: string): Promise<void>;
+  /** `onRevoked` for each key another replica revoked; `onMissed` when announcements may have been lost (a reconnect). */
+  listen(listener: { onRevoked(keyId: string): void; onMissed(): void }): void;
+}

@@ -1,0 +1,63 @@
+import type Redis from 'ioredis';
+import type { KeyRevocations } from '../accounts/key-revocations';
+import { createRedisClient, type RedisLogger } from './redis-client';
+
+export interface RedisKeyRevocationsOptions {
+  readonly url: string;
+  /** Prefix of the channel name (config redis.keyPrefix). */
+  readonly keyPrefix: string;
+  readonly logger?: RedisLogger;
+}
+
+/**
+ * Key revocations over Redis pub/sub: one connection publishes, one subscribes (a subscribed
+ * connection can do nothing else). After a reconnect the listener hears `onMissed`, since
+ * announcements made while it was away are lost.
+ */
+export class RedisKeyRevocations implements KeyRevocations {
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+  private subscription: Promise<unknown> | undefined;
+
+  constructor(private readonly options: RedisKeyRevocationsOptions) {
+    this.channel = `${options.keyPrefix}key-revoked`;
+    this.publisher = createRedisClient(options.url, { queueWhileDisconnected: false, logger: options.logger, role: 'redis publisher' });
+    this.subscriber = createRedisClient(options.url, { queueWhileDisconnected: true, logger: options.logger, role: 'redis subscriber' });
+  }
+
+  async announce(keyId: string): Promise<void> {
+    try {
+      await this.publisher.publish(this.channel, keyId);
+    } catch (error) {
+      this.options.logger?.warn('a key revocation could not be announced to the other replicas; they drop the key when their cache entry expires', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  listen(listener: { onRevoked(keyId: string): void; onMissed(): void }): void {
+    this.subscriber.on('message', (channel: string, keyId: string) => {
+      if (channel === this.channel) listener.onRevoked(keyId);
+    });
+    let connectedBefore = false;
+    this.subscriber.on('ready', () => {
+      // ioredis subscribes again by itself; what was published meanwhile is gone.
+      if (connectedBefore) listener.onMissed();
+      connectedBefore = true;
+    });
+    this.subscription = this.subscriber.subscribe(this.channel).catch((error: unknown) => {
+      this.options.logger?.warn('could not subscribe to key revocations', { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  /** Resolves once the subscription is in place (start-up and tests). */
+  async subscribed(): Promise<void> {
+    await this.subscription;
+  }
+
+  async close(): Promise<void> {
+    this.publisher.disconnect();
+    this.subscriber.disconnect();
+  }
+}

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { AccountService, openAccountStore, RedisKeyRevocations, type AccountStore } from '../../../core';
+import { ownRedis, sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
+import type { RedisServer } from '../../support/servers/redis-server';
+
+const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
+/** Long enough that only a broadcast can explain a replica dropping a key in the test. */
+const LONG_CACHE_MS = 600_000;
+
+interface Replica {
+  readonly accounts: AccountService;
+  readonly revocations: RedisKeyRevocations;
+  readonly store: AccountStore;
+}
+
+async function replica(databaseUrl: string, redisUrl: string, keyPrefix: string): Promise<Replica> {
+  const store = await openAccountStore(databaseUrl);
+  const revocations = new RedisKeyRevocations({ url: redisUrl, keyPrefix });
+  const accounts = new AccountService(store, { registration: 'open', scrypt: FAST_SCRYPT, keyCacheTtlMs: LONG_CACHE_MS, revocations });
+  await revocations.subscribed();
+  return { accounts, revocations, store };
+}
+
+/** Polls until `check` holds (at most `limitMs`); answers whether it did. */
+async function eventually(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
+const refuses = (accounts: AccountService, apiKey: string) => (): Promise<boolean> =>
+  accounts.authenticate(apiKey).then(
+    () => false,
+    (error: { code?: string }) => error.code === 'TTS_ERR_UNAUTHORIZED',
+  );
+
+describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () => {
+  let replicas: Replica[] = [];
+  afterEach(async () => {
+    await Promise.all(replicas.flatMap((each) => [each.revocations.close(), each.store.close()]));
+    replicas = [];
+  });
+
+  async function twoReplicas(redisUrl: string, name: string): Promise<[Replica, Replica]> {
+    const databaseUrl = await (await sharedPostgres()).createDatabase(name);
+    const [first, second] = await Promise.all([replica(databaseUrl, redisUrl, `${name}:`), replica(databaseUrl, redisUrl, `${name}:`)]);
+    replicas.push(first, second);
+    return [first, second];
+  }
+
+  it('a key revoked on one replica is refused by the other within a second, though it had cached it', async () => {
+    const [a, b] = await twoReplicas((await sharedRedis()).url, 'revoke');
+    const { account, apiKey } = await a.accounts.register('ada@example.com', 'correct horse battery');
+    expect((await b.accounts.authenticate(apiKey.apiKey)).account.id).to.equal(account.id);
+    await a.accounts.revokeKey(account.id, apiKey.id);
+    expect(await refuses(a.accounts, apiKey.apiKey)()).to.equal(true);
+    expect(await eventually(refuses(b.accounts, apiKey.apiKey), 1000)).to.equal(true);
+  });
+
+  it('keeps serving while Redis is away, and hears revocations again once it is back', async () => {
+    const redis: RedisServer = await ownRedis();
+    const [a, b] = await twoReplicas(redis.url, 'outage');
+    const first = await a.accounts.register('grace@example.com', 'correct horse battery');
+    const second = await a.accounts.createKey(first.account.id, 'second');
+    await b.accounts.authenticate(first.apiKey.apiKey);
+    await redis.stop();
+    // Requests go on: cached keys and the database answer without Redis.
+    expect((await b.accounts.authenticate(first.apiKey.apiKey)).keyId).to.equal(first.apiKey.id);
+    expect((await b.accounts.authenticate(second.apiKey)).keyId).to.equal(second.id);
+    // A revocation during the outage works where it is made, and does not throw.
+    await a.accounts.revokeKey(first.account.id, first.apiKey.id);
+    expect(await refuses(a.accounts, first.apiKey.apiKey)()).to.equal(true);
+    await redis.resume();
+    await Promise.all([a.revocations.subscribed(), b.revocations.subscribed()]);
+    // Back: the replica that may have missed announcements dropped its cache.
+    expect(await eventually(refuses(b.accounts, first.apiKey.apiKey), 5000)).to.equal(true);
+    expect(await eventually(async () => (await b.accounts.authenticate(second.apiKey).then(() => true, () => false)), 1000)).to.equal(true);
+    // And announcements flow again.
+    await b.accounts.authenticate(second.apiKey);
+    await a.accounts.revokeKey(first.account.id, second.id);
+    expect(await eventually(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
+  });
+});
