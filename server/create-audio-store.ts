@@ -15,7 +15,8 @@ export function createAudioStore(storage: StorageConfig, logger: Logger): { stor
     region: s3.region ?? process.env.AWS_REGION ?? 'us-east-1',
     forcePathStyle: s3.forcePathStyle,
     ...(s3.endpoint !== undefined && { endpoint: s3.endpoint }),
-    ...(s3.credentials && { credentials: s3.credentials }),
+    // A copy: the config is frozen, and the SDK marks the credentials object it is given.
+    ...(s3.credentials && { credentials: { ...s3.credentials } }),
   });
   const store = new S3AudioStore({ client, bucket: s3.bucket, prefix: s3.prefix, retentionMs: storage.retentionMs, onSweepError });
   return { store, close: () => client.destroy() };
