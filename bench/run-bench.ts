@@ -86,6 +86,7 @@ async function main(): Promise<void> {
 
 main()
   .then(() => runStreamingBench())
+  .then(async () => (await import('./scale-out-bench')).runScaleOutBench())
   .catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
