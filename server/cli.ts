@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { AccountService, openAccountStore } from '../core';
+import { AccountService, openAccountStore, RedisKeyRevocations } from '../core';
 import { describeStartupError } from './startup-error';
 
 const USAGE = `Usage: npm run gateway -- <command> [options]
@@ -15,6 +15,11 @@ const USAGE = `Usage: npm run gateway -- <command> [options]
       Revokes a key at once.
 
   --config <file> selects the configuration (as for npm start).`;
+
+const stderrLogger = {
+  warn: (message: string) => process.stderr.write(`${message}\n`),
+  info: () => undefined,
+};
 
 /** Operator commands for config-driven deployments, on the same database as the gateway. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -30,7 +35,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const config = await loadConfig({ argv: values.config ? ['--config', values.config] : [], env: process.env });
   const store = await openAccountStore(config.database.url);
-  const accounts = new AccountService(store, { registration: config.auth.registration });
+  // With Redis, a revocation reaches the running replicas at once, as one made through the API does.
+  const revocations = config.redis && command === 'revoke' ? new RedisKeyRevocations({ url: config.redis.url, keyPrefix: config.redis.keyPrefix, logger: stderrLogger }) : undefined;
+  if (revocations && !(await revocations.connected(5000))) process.stderr.write('Redis is unreachable: the replicas will refuse the key within their 10 s key cache time\n');
+  const accounts = new AccountService(store, { registration: config.auth.registration, revocations });
   try {
     if (command === 'create') {
       const issued = await accounts.provisionKey(values.email, values.name ?? 'cli', values.password);
@@ -53,6 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 2;
   } finally {
+    await revocations?.close();
     await store.close();
   }
 }

@@ -51,6 +51,21 @@ export class RedisKeyRevocations implements KeyRevocations {
     });
   }
 
+  /**
+   * Waits (at most `timeoutMs`) for the publishing connection, for a short-lived process such
+   * as the CLI that announces right after it starts; answers whether it is connected.
+   */
+  async connected(timeoutMs: number): Promise<boolean> {
+    if (this.publisher.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.publisher.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   /** Resolves once the subscription is in place (start-up and tests). */
   async subscribed(): Promise<void> {
     await this.subscription;

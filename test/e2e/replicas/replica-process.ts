@@ -21,6 +21,8 @@ export class ReplicaProcess {
   private constructor(
     readonly name: string,
     readonly port: number,
+    /** The replica's config file, which the CLI can use too. */
+    readonly configFile: string,
     private readonly child: ChildProcess,
   ) {
     child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
@@ -65,7 +67,7 @@ export class ReplicaProcess {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return new ReplicaProcess(name, port, child);
+    return new ReplicaProcess(name, port, configFile, child);
   }
 
   get baseUrl(): string {

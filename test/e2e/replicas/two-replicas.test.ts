@@ -1,9 +1,11 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import request from 'supertest';
 import { join } from 'node:path';
+import { projectRoot } from '../../support/paths';
 import { S3Server } from '../../support/servers/s3-server';
 import { sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
 import { createKey, download, register, revokeKey, synthesize, type Answer } from './gateway-client';
@@ -95,6 +97,22 @@ describe('e2e: two replicas on PostgreSQL + Redis + S3 (s3rver)', function () {
     expect(revoked.status).to.equal(200);
     const took = await within(1000, async () => (await synthesize(a.baseUrl, secondKey, 'Still allowed?')).status === 401);
     expect(took, 'A still accepted the revoked key after a second').to.not.equal(undefined);
+  });
+
+  it('a key revoked with the CLI is refused by both running replicas within a second', async () => {
+    const third = await createKey(a.baseUrl, apiKey, 'revoked by the operator');
+    const thirdKey = third.body.data?.apiKey as string;
+    for (const replica of [a, b]) expect((await synthesize(replica.baseUrl, thirdKey, 'Cached here.')).status).to.equal(200);
+    const cli = spawnSync(process.execPath, [join(projectRoot, 'dist', 'server', 'cli.js'), 'keys', 'revoke', '--email', 'replica.user@example.com', '--id', third.body.data?.id as string, '--config', a.configFile], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(cli.status, cli.stderr).to.equal(0);
+    expect(cli.stdout).to.include(`Revoked ${third.body.data?.id}`);
+    for (const replica of [a, b]) {
+      const took = await within(1000, async () => (await synthesize(replica.baseUrl, thirdKey, 'Still allowed?')).status === 401);
+      expect(took, `replica ${replica.name} still accepted the key`).to.not.equal(undefined);
+    }
   });
 
   it('kill -9 of A in a burst: B keeps serving, and every file A acknowledged downloads whole from B', async () => {
