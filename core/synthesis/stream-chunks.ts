@@ -1,13 +1,16 @@
 import { splitText, type ChunkLimits } from './text-splitter';
 
-/** The first chunk of a stream is short, so its audio starts flowing after one short call. */
-const FIRST_CHUNK_CHARS = 100;
-/** Later chunks double in size up to the model's limit, so long texts need few calls. */
-const LARGEST_CHUNK_CHARS = 1600;
+/** The first chunk of a stream is short (a sentence or a clause), so audio starts after one short call. */
+const FIRST_CHUNK_CHARS = 60;
+/**
+ * Later chunks double in size up to this (about 25 s of speech), so long texts need few calls
+ * while the audio held for the chunks synthesized ahead stays small.
+ */
+const LARGEST_CHUNK_CHARS = 400;
 
 /**
  * Splits text for streaming: a short first chunk (a sentence or a clause), then chunks that grow
- * (200, 400, 800 ... characters, never past the model's limits), each still ending at a sentence,
+ * (120, 240, 400 characters, never past the model's limits), each still ending at a sentence,
  * clause or word boundary as `splitText` cuts it.
  */
 export function splitForStreaming(text: string, limits: ChunkLimits): string[] {

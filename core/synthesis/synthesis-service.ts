@@ -10,6 +10,9 @@ import { splitForStreaming } from './stream-chunks';
 import { describePlan, planSynthesis, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
+/** Chunks a stream synthesizes ahead of the one being sent: enough to hide a call's latency. */
+const STREAM_LOOK_AHEAD = 2;
+
 export interface SynthesisServiceOptions {
   /** Chunks of one request synthesized at the same time. */
   readonly chunkConcurrency: number;
@@ -121,7 +124,7 @@ export class SynthesisService {
         output: request.format,
         sampleRate: request.sampleRate,
         engine: this.audioEngine,
-        lookAhead: this.options.chunkConcurrency,
+        lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
         callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel])),
         openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
         provider: prepared.resolved.instanceId,
