@@ -3,6 +3,18 @@
 export type Duration = string | number;
 export type ByteSize = string | number;
 
+export interface ResiliencePolicyFile {
+  readonly retries?: number;
+  readonly backoff?: Duration;
+  readonly maxBackoff?: Duration;
+  readonly breaker?: { failures?: number; halfOpenAfter?: Duration };
+}
+
+export interface LimitValuesFile {
+  readonly requestsPerMinute?: number;
+  readonly charactersPerDay?: number;
+}
+
 export interface ProviderEntryFile {
   readonly plugin: string;
   readonly id?: string;
@@ -10,6 +22,7 @@ export interface ProviderEntryFile {
   readonly models?: string[];
   readonly rename?: Record<string, string>;
   readonly ifEnv?: string | string[];
+  readonly resilience?: ResiliencePolicyFile;
 }
 
 export interface AliasEntryFile {
@@ -39,7 +52,19 @@ export interface ConfigFile {
   readonly storage: { driver: 'filesystem' | 's3'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean; s3?: S3StorageFile };
   readonly database: { url: string };
   readonly redis: { url?: string; keyPrefix: string };
-  readonly auth: { registration: 'open' | 'closed' };
+  readonly auth: {
+    registration: 'open' | 'closed';
+    loginKeyTtl: Duration;
+    throttle: { failures: number; addressFailures: number; window: Duration };
+  };
+  readonly resilience: {
+    retries: number;
+    backoff: Duration;
+    maxBackoff: Duration;
+    breaker: { failures: number; halfOpenAfter: Duration };
+    relisting: { initialDelay: Duration; maxDelay: Duration };
+  };
+  readonly limits: LimitValuesFile & { perKey: LimitValuesFile };
   readonly cache: { catalogTtl: Duration; results: { enabled: boolean; maxBytes: ByteSize; ttl?: Duration } };
   readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
   readonly audio: { ffmpegPath?: string };

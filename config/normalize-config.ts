@@ -1,8 +1,8 @@
 import { ConfigError } from './config-error';
-import type { ConfigFile, ProviderEntryFile, S3StorageFile } from './config-file';
+import type { ConfigFile, LimitValuesFile, ProviderEntryFile, ResiliencePolicyFile, S3StorageFile } from './config-file';
 import type { Environment } from './interpolate';
 import { ifEnvNames } from './provider-conditions';
-import type { GatewayConfig, ProviderEntry, S3StorageConfig, SkippedProvider } from './types';
+import type { GatewayConfig, LimitValues, ProviderEntry, ResilienceConfig, ResiliencePolicy, S3StorageConfig, SkippedProvider } from './types';
 import { parseByteSize, parseDuration } from './units';
 
 /** Converts the validated file (units as text) into GatewayConfig (milliseconds and bytes). */
@@ -23,6 +23,12 @@ class Problems {
     const milliseconds = parseDuration(value) ?? 0;
     if (milliseconds <= 0) this.lines.push(`${path}: must be a duration greater than zero`);
     return milliseconds;
+  }
+
+  nonNegativeMilliseconds(value: string | number, path: string): number {
+    const milliseconds = parseDuration(value);
+    if (milliseconds === undefined || milliseconds < 0) this.lines.push(`${path}: must be a duration`);
+    return milliseconds ?? 0;
   }
 
   positiveBytes(value: string | number, path: string): number {
@@ -53,7 +59,40 @@ function publicBaseUrl(env: Environment, fromFile: string | undefined): string |
   return text.replace(/\/+$/, '');
 }
 
-function providerEntry(entry: ProviderEntryFile, configPath: string): ProviderEntry {
+function resiliencePolicy(file: ResiliencePolicyFile, defaults: ResiliencePolicy, path: string, problems: Problems): ResiliencePolicy {
+  const policy: ResiliencePolicy = {
+    retries: file.retries ?? defaults.retries,
+    backoffMs: file.backoff === undefined ? defaults.backoffMs : problems.nonNegativeMilliseconds(file.backoff, `${path}.backoff`),
+    maxBackoffMs: file.maxBackoff === undefined ? defaults.maxBackoffMs : problems.nonNegativeMilliseconds(file.maxBackoff, `${path}.maxBackoff`),
+    breaker: {
+      failures: file.breaker?.failures ?? defaults.breaker.failures,
+      halfOpenAfterMs:
+        file.breaker?.halfOpenAfter === undefined ? defaults.breaker.halfOpenAfterMs : problems.positiveMilliseconds(file.breaker.halfOpenAfter, `${path}.breaker.halfOpenAfter`),
+    },
+  };
+  if (policy.maxBackoffMs < policy.backoffMs) problems.lines.push(`${path}.maxBackoff: must not be shorter than backoff`);
+  return policy;
+}
+
+function resilienceConfig(file: ConfigFile['resilience'], problems: Problems): ResilienceConfig {
+  const zero: ResiliencePolicy = { retries: 0, backoffMs: 0, maxBackoffMs: 0, breaker: { failures: 0, halfOpenAfterMs: 0 } };
+  const policy = resiliencePolicy(file, zero, 'resilience', problems);
+  const relisting = {
+    initialDelayMs: problems.positiveMilliseconds(file.relisting.initialDelay, 'resilience.relisting.initialDelay'),
+    maxDelayMs: problems.positiveMilliseconds(file.relisting.maxDelay, 'resilience.relisting.maxDelay'),
+  };
+  if (relisting.maxDelayMs < relisting.initialDelayMs) problems.lines.push('resilience.relisting.maxDelay: must not be shorter than initialDelay');
+  return { ...policy, relisting };
+}
+
+function limitValues(file: LimitValuesFile): LimitValues {
+  return {
+    ...(file.requestsPerMinute !== undefined && { requestsPerMinute: file.requestsPerMinute }),
+    ...(file.charactersPerDay !== undefined && { charactersPerDay: file.charactersPerDay }),
+  };
+}
+
+function providerEntry(entry: ProviderEntryFile, configPath: string, defaults: ResiliencePolicy, problems: Problems): ProviderEntry {
   const ifEnv = ifEnvNames(entry.ifEnv);
   return {
     plugin: entry.plugin,
@@ -63,6 +102,7 @@ function providerEntry(entry: ProviderEntryFile, configPath: string): ProviderEn
     ...(entry.models !== undefined && { models: entry.models }),
     ...(entry.rename !== undefined && { rename: entry.rename }),
     ...(ifEnv.length > 0 && { ifEnv }),
+    ...(entry.resilience !== undefined && { resilience: resiliencePolicy(entry.resilience, defaults, `${configPath}.resilience`, problems) }),
   };
 }
 
@@ -86,13 +126,14 @@ function s3Storage(s3: S3StorageFile | undefined, problems: Problems): S3Storage
 
 export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped }: NormalizeInput): GatewayConfig {
   const problems = new Problems();
+  const resilience = resilienceConfig(file.resilience, problems);
   const providers: ProviderEntry[] = [];
   const skippedProviders: SkippedProvider[] = [];
   file.providers.forEach((entry, index) => {
     const configPath = `providers[${index}]`;
     const missingVariables = skipped.get(index);
     if (missingVariables) skippedProviders.push({ plugin: entry.plugin, id: entry.id, configPath, missingVariables });
-    else providers.push(providerEntry(entry, configPath));
+    else providers.push(providerEntry(entry, configPath, resilience, problems));
   });
   if (providers.length === 0) {
     const names = [...new Set(skippedProviders.flatMap((entry) => entry.missingVariables))];
@@ -117,7 +158,17 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     },
     database: { url: file.database.url },
     ...(file.redis.url !== undefined && { redis: { url: file.redis.url, keyPrefix: file.redis.keyPrefix } }),
-    auth: { registration: file.auth.registration },
+    auth: {
+      registration: file.auth.registration,
+      loginKeyTtlMs: problems.positiveMilliseconds(file.auth.loginKeyTtl, 'auth.loginKeyTtl'),
+      throttle: {
+        failures: file.auth.throttle.failures,
+        addressFailures: file.auth.throttle.addressFailures,
+        windowMs: problems.positiveMilliseconds(file.auth.throttle.window, 'auth.throttle.window'),
+      },
+    },
+    resilience,
+    limits: { ...limitValues(file.limits), perKey: limitValues(file.limits.perKey) },
     cache: {
       catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl'),
       results: {

@@ -22,6 +22,34 @@ const section = (properties: Record<string, SchemaObject>, required: string[] = 
   default: {},
 });
 
+const count = (minimum: number, maximum: number, defaultValue?: number): SchemaObject => ({
+  type: 'integer',
+  minimum,
+  maximum,
+  ...(defaultValue === undefined ? {} : { default: defaultValue }),
+});
+
+/** Retry and breaker settings; `withDefaults` false for a provider's override (absent = inherit). */
+const resiliencePolicy = (withDefaults: boolean): Record<string, SchemaObject> => {
+  const maybe = (schema: SchemaObject): SchemaObject => {
+    if (withDefaults) return schema;
+    const { default: _ignored, ...rest } = schema;
+    return rest;
+  };
+  return {
+    retries: maybe(count(0, 10, 2)),
+    backoff: maybe(duration('200ms')),
+    maxBackoff: maybe(duration('5s')),
+    breaker: maybe(section({ failures: maybe(count(0, 10_000, 5)), halfOpenAfter: maybe(duration('30s')) })),
+  };
+};
+
+/** Requests per minute and characters per day; absent = no limit. */
+const limitValues = (): Record<string, SchemaObject> => ({
+  requestsPerMinute: count(1, 1_000_000),
+  charactersPerDay: count(1, 1_000_000_000),
+});
+
 const providerEntry: SchemaObject = {
   type: 'object',
   additionalProperties: false,
@@ -32,6 +60,7 @@ const providerEntry: SchemaObject = {
     options: { type: 'object' },
     models: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     rename: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' } },
+    resilience: { type: 'object', additionalProperties: false, properties: resiliencePolicy(false) },
     ifEnv: {
       type: ['string', 'array'],
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
@@ -123,7 +152,18 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
     }),
     auth: section({
       registration: { enum: ['open', 'closed'], default: 'open' },
+      loginKeyTtl: duration('30d'),
+      throttle: section({
+        failures: count(1, 10_000, 5),
+        addressFailures: count(1, 100_000, 20),
+        window: duration('15m'),
+      }),
     }),
+    resilience: section({
+      ...resiliencePolicy(true),
+      relisting: section({ initialDelay: duration('5s'), maxDelay: duration('5m') }),
+    }),
+    limits: section({ ...limitValues(), perKey: section(limitValues()) }),
     cache: section({
       catalogTtl: duration('10m'),
       // Identical requests answered from stored audio; the ttl defaults to storage.retention.

@@ -6,6 +6,8 @@ export interface GatewayConfig {
   /** Absent: no Redis, the embedded single-process mode. */
   readonly redis?: RedisConfig;
   readonly auth: AuthConfig;
+  readonly resilience: ResilienceConfig;
+  readonly limits: LimitsConfig;
   readonly cache: CacheConfig;
   readonly synthesis: SynthesisConfig;
   readonly audio: AudioConfig;
@@ -88,6 +90,50 @@ export interface DatabaseConfig {
 
 export interface AuthConfig {
   readonly registration: 'open' | 'closed';
+  /** Lifetime of a key issued by login, in milliseconds. */
+  readonly loginKeyTtlMs: number;
+  readonly throttle: AuthThrottleConfig;
+}
+
+/** Failed logins and registrations tolerated in a window before 429. */
+export interface AuthThrottleConfig {
+  /** Failures per email address. */
+  readonly failures: number;
+  /** Failures per client address (all emails together). */
+  readonly addressFailures: number;
+  readonly windowMs: number;
+}
+
+/** How calls to one provider instance are retried and when its circuit opens. */
+export interface ResiliencePolicy {
+  /** Retries after the first attempt (0 = none). */
+  readonly retries: number;
+  /** Base of the exponential backoff, in milliseconds (full jitter). */
+  readonly backoffMs: number;
+  /** Longest backoff between two attempts, in milliseconds (Retry-After may ask for more). */
+  readonly maxBackoffMs: number;
+  readonly breaker: {
+    /** Consecutive failed requests that open the circuit (0 = no breaker). */
+    readonly failures: number;
+    /** How long the circuit stays open before one trial request, in milliseconds. */
+    readonly halfOpenAfterMs: number;
+  };
+}
+
+/** The default policy of every provider, and how providers that failed to list at start are retried. */
+export interface ResilienceConfig extends ResiliencePolicy {
+  readonly relisting: { readonly initialDelayMs: number; readonly maxDelayMs: number };
+}
+
+/** Requests per minute and characters per day (UTC); absent = unlimited. */
+export interface LimitValues {
+  readonly requestsPerMinute?: number;
+  readonly charactersPerDay?: number;
+}
+
+/** Defaults per account (overridable per account), and optional caps per API key. */
+export interface LimitsConfig extends LimitValues {
+  readonly perKey: LimitValues;
 }
 
 export interface CacheConfig {
@@ -143,4 +189,6 @@ export interface ProviderEntry {
   readonly ifEnv?: readonly string[];
   /** Where the entry is in the file (`providers[2]`), for messages; indices count skipped entries too. */
   readonly configPath?: string;
+  /** This instance's policy (the `resilience:` defaults with the entry's overrides); absent = the defaults. */
+  readonly resilience?: ResiliencePolicy;
 }

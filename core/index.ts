@@ -19,3 +19,5 @@ export * from './catalog';
 export * from './synthesis';
 export * from './routing';
 export * from './cache';
+export * from './resilience';
+export * from './limits';

@@ -1,6 +1,6 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioFormat, AudioStore, CacheStatus, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
+import type { AccountService, AudioFormat, AudioStore, CacheStatus, LoginThrottle, SynthesisLimiter, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
 
 /** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
 export type { SynthesisRequest };
@@ -30,6 +30,8 @@ export interface SynthesisOutcome {
   readonly instructionsIgnored?: boolean;
   /** Whether the result cache answered: `X-TTS-Cache`. */
   readonly cache?: CacheStatus;
+  /** Length of the audio, for the usage figures. */
+  readonly durationSeconds?: number;
 }
 
 /** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */
@@ -68,4 +70,8 @@ export interface AppDependencies {
   readonly listModelEntries: () => Promise<readonly ModelEntry[]>;
   /** When the gateway started, in Unix seconds (OpenAI's `created`). */
   readonly startedAt: number;
+  /** Requests per minute and characters per day of every synthesis route. */
+  readonly limiter: SynthesisLimiter;
+  /** Failed logins and registrations per email and client address. */
+  readonly loginThrottle: LoginThrottle;
 }

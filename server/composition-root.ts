@@ -7,17 +7,24 @@ import type { GatewayConfig } from '../config/types';
 import {
   AccountService,
   AudioProcessor,
+  BackgroundRelisting,
   CachedSynthesis,
+  cachedAccountLimits,
   Catalog,
   openAccountStore,
   loadProviders,
+  LoginThrottle,
+  MemoryWindowCounters,
   ModelRouter,
+  ResilientProvider,
   ResultCache,
+  SynthesisLimiter,
   SynthesisService,
   type AccountStore,
   type AudioStore,
   type LoadedProvider,
   type ModelRoute,
+  type WindowCounters,
 } from '../core';
 import { createApp } from './app';
 import { createAudioStore } from './create-audio-store';
@@ -29,6 +36,10 @@ import { modelLists } from './model-lists';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
+/** How often expired API keys are deleted. */
+const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
+/** How long an account's limit overrides are cached (a CLI change applies within this). */
+const ACCOUNT_LIMITS_TTL_MS = 30_000;
 
 export interface ComposeOptions {
   /** Stands in for the network in tests; defaults to the global fetch. */
@@ -82,14 +93,16 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     audioStorage.close();
     throw error;
   }
+  providers = providers.map((loaded) => withResilience(loaded, config, logger));
   container.register(TOKENS.providers, { useValue: providers });
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
   });
   container.register(TOKENS.router, {
     useFactory: instanceCachingFactory((scope) => {
-      const served = new Set(scope.resolve<Catalog>(TOKENS.catalog).listModels());
-      return new ModelRouter(routesOf(config), (model: string) => served.has(model));
+      const catalog = scope.resolve<Catalog>(TOKENS.catalog);
+      // Asked at each request: a provider listed late by re-listing joins its routes then.
+      return new ModelRouter(routesOf(config), (model: string) => catalog.has(model));
     }),
   });
   container.register(TOKENS.synthesis, {
@@ -117,13 +130,19 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   );
   const lists = modelLists(catalog, container.resolve<ModelRouter>(TOKENS.router));
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
+  const accounts = container.resolve<AccountService>(TOKENS.accounts);
   const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
+  const stopKeySweeper = startKeySweeper(accounts, logger);
+  const relisting = new BackgroundRelisting(catalog, { ...config.resilience.relisting, logger });
+  relisting.start();
   const app = createApp({
     config,
     logger,
-    accounts: container.resolve<AccountService>(TOKENS.accounts),
+    accounts,
     audioStore,
     ...lists,
+    limiter: container.resolve<SynthesisLimiter>(TOKENS.limiter),
+    loginThrottle: container.resolve<LoginThrottle>(TOKENS.loginThrottle),
     synthesize: (request, context) => cached.synthesize(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
     stream: (request, context) => cached.stream(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
     startedAt: Math.floor(Date.now() / 1000),
@@ -138,6 +157,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     close: async () => {
       shutdown.abort();
       stopSweeper();
+      stopKeySweeper();
+      relisting.stop();
       await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
       await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
       await shared.close();
@@ -154,6 +175,30 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
   ];
 }
 
+/** Wraps a provider in its retry and breaker policy (the entry's own, else `resilience:`). */
+function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: Logger): LoadedProvider {
+  const entry = config.providers.find((candidate) => candidate.configPath === loaded.configPath);
+  const provider = new ResilientProvider(loaded.provider, {
+    instanceId: loaded.instanceId,
+    policy: entry?.resilience ?? config.resilience,
+    logger,
+    defaultTimeoutMs: config.synthesis.timeoutMs,
+  });
+  return { ...loaded, provider };
+}
+
+function startKeySweeper(accounts: AccountService, logger: Logger): () => void {
+  const sweep = () =>
+    void accounts.sweepExpiredKeys().then(
+      (deleted) => deleted > 0 && logger.info('expired API keys deleted', { deleted }),
+      (error: unknown) => logger.warn('API key sweep failed', { error: error instanceof Error ? error.message : String(error) }),
+    );
+  sweep();
+  const timer = setInterval(sweep, KEY_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {
   container.register(TOKENS.accountStore, { useValue: accountStore });
   container.register(TOKENS.accounts, {
@@ -161,10 +206,26 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
       (scope) =>
         new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), {
           registration: config.auth.registration,
+          loginKeyTtlMs: config.auth.loginKeyTtlMs,
           keyCacheTtlMs: shared.keyCacheTtlMs,
           revocations: shared.revocations,
         }),
     ),
   });
   container.register(TOKENS.audioStore, { useValue: audioStore });
+  // Counters in this process's memory: each replica limits on its own (a Redis store is the next step).
+  container.register(TOKENS.windowCounters, { useFactory: instanceCachingFactory(() => new MemoryWindowCounters()) });
+  container.register(TOKENS.limiter, {
+    useFactory: instanceCachingFactory((scope) => {
+      const store = scope.resolve<AccountStore>(TOKENS.accountStore);
+      return new SynthesisLimiter({
+        limits: config.limits,
+        counters: scope.resolve<WindowCounters>(TOKENS.windowCounters),
+        accountLimits: cachedAccountLimits((accountId) => store.getAccountLimits(accountId), ACCOUNT_LIMITS_TTL_MS),
+      });
+    }),
+  });
+  container.register(TOKENS.loginThrottle, {
+    useFactory: instanceCachingFactory((scope) => new LoginThrottle({ ...config.auth.throttle, counters: scope.resolve<WindowCounters>(TOKENS.windowCounters) })),
+  });
 }

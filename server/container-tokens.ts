@@ -11,4 +11,7 @@ export const TOKENS = {
   catalog: Symbol('Catalog'),
   router: Symbol('ModelRouter'),
   synthesis: Symbol('SynthesisService'),
+  windowCounters: Symbol('WindowCounters'),
+  limiter: Symbol('SynthesisLimiter'),
+  loginThrottle: Symbol('LoginThrottle'),
 } as const;

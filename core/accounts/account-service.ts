@@ -4,6 +4,7 @@ import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store'
 import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import type { KeyRevocations } from './key-revocations';
+import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
 import { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
 
 /** An account as callers may see it (no password hash). */
@@ -19,6 +20,8 @@ export interface ApiKeySummary {
   readonly prefix: string;
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
+  /** When the key stops working (Unix milliseconds); null = never. */
+  readonly expiresAt: number | null;
 }
 
 /** A newly issued key: `apiKey` is shown this once and cannot be recovered. */
@@ -36,12 +39,18 @@ export interface UsageInput {
   readonly model: string;
   readonly characters: number;
   readonly bytes: number;
+  readonly audioSeconds?: number;
+  readonly cacheHit?: boolean;
 }
 
 export interface AccountServiceOptions {
   readonly registration: 'open' | 'closed';
+  /** Lifetime of keys issued by login, in milliseconds; absent = they never expire. */
+  readonly loginKeyTtlMs?: number;
   /** Lower only in tests; stored hashes carry their own parameters. */
   readonly scrypt?: ScryptParameters;
+  /** Checks a password against a stored hash; tests wrap the real one to watch the work done. */
+  readonly verifyPassword?: (password: string, stored: string) => Promise<boolean>;
   readonly now?: () => number;
   /** Caches key lookups for this long, in milliseconds (replicas); absent = every request reads the store. */
   readonly keyCacheTtlMs?: number;
@@ -56,6 +65,10 @@ const MAX_PASSWORD_LENGTH = 1024;
 const MAX_KEY_NAME_LENGTH = 100;
 const BAD_CREDENTIALS = 'Invalid email or password';
 const BAD_KEY = 'A valid X-API-Key header is required';
+const EXPIRED_KEY = 'The API key has expired; log in again or create a new key';
+/** Bounds of a key lifetime asked for at creation, in seconds: a minute to ten years. */
+const MIN_KEY_LIFETIME_SECONDS = 60;
+const MAX_KEY_LIFETIME_SECONDS = 10 * 366 * 86_400;
 
 const summarize = (key: ApiKeyRecord): ApiKeySummary => ({
   id: key.id,
@@ -63,7 +76,10 @@ const summarize = (key: ApiKeyRecord): ApiKeySummary => ({
   prefix: key.prefix,
   createdAt: key.createdAt,
   lastUsedAt: key.lastUsedAt,
+  expiresAt: key.expiresAt ?? null,
 });
+
+const isExpired = (key: ApiKeyRecord, now: number): boolean => key.expiresAt != null && key.expiresAt <= now;
 
 /** Registration, login and API keys. All failures are GatewayErrors safe to show a client. */
 export class AccountService {
@@ -82,6 +98,8 @@ export class AccountService {
     const cache = options.keyCacheTtlMs !== undefined ? new ApiKeyCache({ ttlMs: options.keyCacheTtlMs }) : undefined;
     this.keyCache = cache;
     if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
+    // Hashed now, so that the first unknown-email login costs what every later one does.
+    void this.decoy();
   }
 
   async register(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
@@ -109,18 +127,23 @@ export class AccountService {
     const normalizedEmail = typeof email === 'string' ? email.trim().toLowerCase() : '';
     const candidate = typeof password === 'string' ? password : '';
     const account = normalizedEmail ? await this.store.findAccountByEmail(normalizedEmail) : undefined;
-    const matches = await verifyPassword(candidate, account?.passwordHash ?? (await this.decoy()));
+    // An unknown email is checked against a decoy hash: the same work, the same time, as a wrong password.
+    const verify = this.options.verifyPassword ?? verifyPassword;
+    const matches = await verify(candidate, account?.passwordHash ?? (await this.decoy()));
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
-    const { record, issued } = this.newKey(account.id, 'login');
+    const ttl = this.options.loginKeyTtlMs;
+    const { record, issued } = this.newKey(account.id, 'login', ttl === undefined ? null : this.now() + ttl);
     await this.store.createApiKey(record);
     return { account: { id: account.id, email: account.email }, apiKey: issued };
   }
 
-  /** Resolves an X-API-Key value to its account; 401 when missing, unknown or revoked. */
+  /** Resolves an X-API-Key value to its account; 401 when missing, unknown, revoked or expired. */
   async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
     if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const keyHash = hashApiKey(apiKey);
     const { key, account } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
+    if (isExpired(key, this.now())) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
     await this.store.touchApiKey(key.id, this.now());
     return { account: { id: account.id, email: account.email }, keyId: key.id };
   }
@@ -137,22 +160,34 @@ export class AccountService {
     return { key, account };
   }
 
-  /** Live keys of an account. */
+  /** Live keys of an account (neither revoked nor expired). */
   async listKeys(accountId: string): Promise<ApiKeySummary[]> {
     const keys = await this.store.listApiKeys(accountId);
-    return keys.filter((key) => key.revokedAt === null).map(summarize);
+    const now = this.now();
+    return keys.filter((key) => key.revokedAt === null && !isExpired(key, now)).map(summarize);
   }
 
-  async createKey(accountId: string, name: string): Promise<IssuedApiKey> {
+  /** Issues a named key; `expiresInSeconds` bounds its life (absent = until revoked). */
+  async createKey(accountId: string, name: string, expiresInSeconds?: number): Promise<IssuedApiKey> {
     const trimmed = typeof name === 'string' ? name.trim() : '';
     if (trimmed.length === 0 || [...trimmed].length > MAX_KEY_NAME_LENGTH) {
       throw new GatewayError('TTS_ERR_VALIDATION', `name must be between 1 and ${MAX_KEY_NAME_LENGTH} characters`, {
         details: [{ field: 'name', reason: 'length' }],
       });
     }
-    const { record, issued } = this.newKey(accountId, trimmed);
+    if (expiresInSeconds !== undefined && !(Number.isInteger(expiresInSeconds) && expiresInSeconds >= MIN_KEY_LIFETIME_SECONDS && expiresInSeconds <= MAX_KEY_LIFETIME_SECONDS)) {
+      throw new GatewayError('TTS_ERR_VALIDATION', `expiresIn must be a whole number of seconds between ${MIN_KEY_LIFETIME_SECONDS} and ${MAX_KEY_LIFETIME_SECONDS}`, {
+        details: [{ field: 'expiresIn', reason: 'range' }],
+      });
+    }
+    const { record, issued } = this.newKey(accountId, trimmed, expiresInSeconds === undefined ? null : this.now() + expiresInSeconds * 1000);
     await this.store.createApiKey(record);
     return issued;
+  }
+
+  /** Deletes expired keys; answers how many (run periodically by the gateway). */
+  sweepExpiredKeys(): Promise<number> {
+    return this.store.deleteExpiredApiKeys(this.now());
   }
 
   /** Revokes one of the caller's keys; it stops working at once. 404 for anyone else's key. */
@@ -199,7 +234,17 @@ export class AccountService {
     await this.store.recordUsage({ accountId, keyId, ...usage, createdAt: this.now() });
   }
 
-  private newKey(accountId: string, name: string): { record: ApiKeyRecord; issued: IssuedApiKey } {
+  /** Counts a failed synthesis (a request and an error) in the account's daily usage. */
+  async recordFailedUsage(accountId: string, model: string): Promise<void> {
+    await this.store.recordFailedUsage({ accountId, model, createdAt: this.now() });
+  }
+
+  /** The account's usage over a range of UTC days (default: the last 30). */
+  usageReport(accountId: string, range: UsageRange = {}): Promise<UsageReport> {
+    return buildUsageReport(this.store, accountId, range, this.now());
+  }
+
+  private newKey(accountId: string, name: string, expiresAt: number | null = null): { record: ApiKeyRecord; issued: IssuedApiKey } {
     const minted = mintApiKey();
     const record: ApiKeyRecord = {
       id: randomUUID(),
@@ -210,6 +255,7 @@ export class AccountService {
       createdAt: this.now(),
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt,
     };
     return { record, issued: { ...summarize(record), apiKey: minted.value } };
   }

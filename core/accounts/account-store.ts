@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;
+  /** When the key stops working (Unix milliseconds); null = never. Absent in records written before expiry existed. */
+  readonly expiresAt?: number | null;
 }
 
 /** One billable synthesis. */
@@ -32,6 +34,43 @@ export interface UsageRecord {
   /** Size of the produced audio file. */
   readonly bytes: number;
   readonly createdAt: number;
+  /** Length of the produced audio, when known; counted in the daily usage. */
+  readonly audioSeconds?: number;
+  /** Served from the result cache (no provider call). */
+  readonly cacheHit?: boolean;
+}
+
+/** A synthesis that failed, counted in the daily usage as a request and an error. */
+export interface FailedUsageRecord {
+  readonly accountId: string;
+  readonly model: string;
+  readonly createdAt: number;
+}
+
+/** One account's usage of one model on one UTC day. */
+export interface DailyUsageRecord {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly day: string;
+  readonly model: string;
+  /** Synthesis requests answered, successful or not. */
+  readonly requests: number;
+  /** Characters (code points) of the successful ones. */
+  readonly characters: number;
+  readonly audioSeconds: number;
+  readonly cacheHits: number;
+  readonly errors: number;
+}
+
+/** An account's own limits, overriding the config's defaults; absent = the default. */
+export interface AccountLimits {
+  readonly requestsPerMinute?: number;
+  readonly charactersPerDay?: number;
+}
+
+/** A change of an account's limits: a number sets, null clears (back to the default), absent keeps. */
+export interface AccountLimitsUpdate {
+  readonly requestsPerMinute?: number | null;
+  readonly charactersPerDay?: number | null;
 }
 
 /** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
@@ -55,8 +94,18 @@ export interface AccountStore {
   /** Revokes a live key of that account; false when there is no such live key. */
   revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean>;
   touchApiKey(keyId: string, usedAt: number): Promise<void>;
+  /** Deletes keys whose expiry is at or before `now`; answers how many. */
+  deleteExpiredApiKeys(now: number): Promise<number>;
+  /** Records one synthesis and adds it to the account's daily usage, atomically. */
   recordUsage(usage: UsageRecord): Promise<void>;
+  recordFailedUsage(failure: FailedUsageRecord): Promise<void>;
   /** Usage of an account, oldest first. */
   listUsage(accountId: string): Promise<readonly UsageRecord[]>;
+  /** Daily usage of an account from `fromDay` to `toDay` (`YYYY-MM-DD`, inclusive), by day then model. */
+  listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]>;
+  /** The account's limit overrides ({} for none or an unknown account). */
+  getAccountLimits(accountId: string): Promise<AccountLimits>;
+  /** False when there is no such account. */
+  setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,4 +1,16 @@
-export type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+export type {
+  AccountLimits,
+  AccountLimitsUpdate,
+  AccountRecord,
+  AccountStore,
+  ApiKeyRecord,
+  CreateAccountResult,
+  DailyUsageRecord,
+  FailedUsageRecord,
+  UsageRecord,
+} from './account-store';
+export { buildUsageReport, usageDays, type UsageRange, type UsageReport, type UsageTotals } from './usage-report';
+export { utcDay, msUntilNextUtcDay } from './utc-day';
 export { SqliteAccountStore } from './sqlite-account-store';
 export { SQLITE_MIGRATIONS, type Migration } from './migrations';
 export { createAccountStore, openAccountStore } from './create-account-store';
@@ -18,3 +30,4 @@ export {
 } from './account-service';
 export { ApiKeyCache, type ApiKeyCacheOptions, type CachedApiKey } from './api-key-cache';
 export type { KeyRevocations } from './key-revocations';
+export { LoginThrottle, type CredentialAction, type LoginThrottleOptions } from './login-throttle';

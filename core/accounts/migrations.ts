@@ -1,3 +1,5 @@
+import { RELIABILITY_MIGRATIONS } from './reliability-migrations';
+
 /** One schema change, applied once and recorded in `schema_migrations`. Never edit a released one. */
 export interface Migration {
   readonly version: number;
@@ -39,4 +41,13 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX usage_records_account ON usage_records(account_id, created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'per-account limit overrides',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN requests_per_minute INTEGER;
+      ALTER TABLE accounts ADD COLUMN characters_per_day INTEGER;
+    `,
+  },
+  ...RELIABILITY_MIGRATIONS,
 ];

@@ -1,9 +1,20 @@
 import type pg from 'pg';
-import type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+import type {
+  AccountLimits,
+  AccountLimitsUpdate,
+  AccountRecord,
+  AccountStore,
+  ApiKeyRecord,
+  CreateAccountResult,
+  DailyUsageRecord,
+  FailedUsageRecord,
+  UsageRecord,
+} from './account-store';
 import type { Migration } from './migrations';
 import { migratePostgres } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
+import { addDailyFailure, addDailySuccess, getAccountLimits, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
 
 interface AccountRow {
   id: string;
@@ -21,6 +32,7 @@ interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  expires_at: number | null;
 }
 
 interface UsageRow {
@@ -43,9 +55,10 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  expiresAt: row.expires_at,
 });
 
-const KEY_COLUMNS = 'id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at';
+const KEY_COLUMNS = 'id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at';
 
 /** 23505 unique_violation on the accounts' email constraint. */
 function isDuplicateEmail(error: unknown): boolean {
@@ -82,9 +95,25 @@ export class PostgresAccountStore implements AccountStore {
     return this.migrated;
   }
 
-  private async query<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+  private readonly query: PostgresQuery = async <Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> => {
     await this.migrated;
     return this.pool.query<Row>(text, values);
+  };
+
+  /** Runs `work` in one transaction on one connection. */
+  private async transaction(work: (query: PostgresQuery) => Promise<void>): Promise<void> {
+    await this.migrated;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await work((text, values) => client.query(text, values));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
@@ -93,7 +122,7 @@ export class PostgresAccountStore implements AccountStore {
     try {
       await client.query('BEGIN');
       await client.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
-      await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, keyValues(key));
+      await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
       await client.query('COMMIT');
       return 'created';
     } catch (error) {
@@ -116,7 +145,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async createApiKey(key: ApiKeyRecord): Promise<void> {
-    await this.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, keyValues(key));
+    await this.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
@@ -138,15 +167,39 @@ export class PostgresAccountStore implements AccountStore {
     await this.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [usedAt, keyId]);
   }
 
+  async deleteExpiredApiKeys(now: number): Promise<number> {
+    const result = await this.query('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= $1', [now]);
+    return result.rowCount ?? 0;
+  }
+
   async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-      usage.accountId,
-      usage.keyId,
-      usage.model,
-      usage.characters,
-      usage.bytes,
-      usage.createdAt,
-    ]);
+    await this.transaction(async (query) => {
+      await query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        usage.accountId,
+        usage.keyId,
+        usage.model,
+        usage.characters,
+        usage.bytes,
+        usage.createdAt,
+      ]);
+      await addDailySuccess(query, usage);
+    });
+  }
+
+  async recordFailedUsage(failure: FailedUsageRecord): Promise<void> {
+    await addDailyFailure(this.query, failure);
+  }
+
+  listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {
+    return listDailyUsage(this.query, accountId, fromDay, toDay);
+  }
+
+  getAccountLimits(accountId: string): Promise<AccountLimits> {
+    return getAccountLimits(this.query, accountId);
+  }
+
+  setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean> {
+    return setAccountLimits(this.query, accountId, limits);
   }
 
   async listUsage(accountId: string): Promise<readonly UsageRecord[]> {
@@ -161,5 +214,5 @@ export class PostgresAccountStore implements AccountStore {
 }
 
 function keyValues(key: ApiKeyRecord): unknown[] {
-  return [key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt];
+  return [key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null];
 }

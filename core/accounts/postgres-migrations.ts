@@ -1,4 +1,5 @@
 import type { Migration } from './migrations';
+import { POSTGRES_RELIABILITY_MIGRATIONS } from './postgres-reliability-migrations';
 
 /**
  * The PostgreSQL schema, version for version the same as SQLITE_MIGRATIONS (same tables and
@@ -40,4 +41,13 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX usage_records_account ON usage_records(account_id, created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'per-account limit overrides',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN requests_per_minute INTEGER;
+      ALTER TABLE accounts ADD COLUMN characters_per_day INTEGER;
+    `,
+  },
+  ...POSTGRES_RELIABILITY_MIGRATIONS,
 ];

@@ -1,6 +1,18 @@
 import Database from 'better-sqlite3';
-import type { AccountRecord, AccountStore, ApiKeyRecord, CreateAccountResult, UsageRecord } from './account-store';
+import type {
+  AccountLimits,
+  AccountLimitsUpdate,
+  AccountRecord,
+  AccountStore,
+  ApiKeyRecord,
+  CreateAccountResult,
+  DailyUsageRecord,
+  FailedUsageRecord,
+  UsageRecord,
+} from './account-store';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
+import { SqliteAccountLimits } from './sqlite-account-limits';
+import { SqliteDailyUsage } from './sqlite-daily-usage';
 
 interface AccountRow {
   id: string;
@@ -18,6 +30,7 @@ interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  expires_at?: number | null;
 }
 
 interface UsageRow {
@@ -45,6 +58,7 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  expiresAt: row.expires_at ?? null,
 });
 
 function isUniqueViolation(error: unknown): boolean {
@@ -57,6 +71,8 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export class SqliteAccountStore implements AccountStore {
   private readonly database: Database.Database;
+  private readonly dailyUsage: SqliteDailyUsage;
+  private readonly limits: SqliteAccountLimits;
 
   constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS) {
     this.database = new Database(filename);
@@ -64,6 +80,8 @@ export class SqliteAccountStore implements AccountStore {
     this.database.pragma('foreign_keys = ON');
     this.database.pragma('busy_timeout = 5000');
     this.migrate(migrations);
+    this.dailyUsage = new SqliteDailyUsage(this.database);
+    this.limits = new SqliteAccountLimits(this.database);
   }
 
   /** Versions of the applied migrations, in order. */
@@ -120,9 +138,9 @@ export class SqliteAccountStore implements AccountStore {
   private insertKey(key: ApiKeyRecord): void {
     this.database
       .prepare(
-        'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt);
+      .run(key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null);
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
@@ -148,10 +166,33 @@ export class SqliteAccountStore implements AccountStore {
     this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId);
   }
 
+  async deleteExpiredApiKeys(now: number): Promise<number> {
+    return this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
+  }
+
   async recordUsage(usage: UsageRecord): Promise<void> {
-    this.database
-      .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+    this.database.transaction(() => {
+      this.database
+        .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+      this.dailyUsage.addSuccess(usage);
+    })();
+  }
+
+  async recordFailedUsage(failure: FailedUsageRecord): Promise<void> {
+    this.dailyUsage.addFailure(failure);
+  }
+
+  async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {
+    return this.dailyUsage.list(accountId, fromDay, toDay);
+  }
+
+  async getAccountLimits(accountId: string): Promise<AccountLimits> {
+    return this.limits.get(accountId);
+  }
+
+  async setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean> {
+    return this.limits.set(accountId, limits);
   }
 
   async listUsage(accountId: string): Promise<readonly UsageRecord[]> {

@@ -117,8 +117,8 @@ export class CachedSynthesis {
 }
 
 function describe(result: Omit<CachedResult, 'fileName' | 'size'>): Omit<CachedResult, 'fileName' | 'size'> {
-  const { format, sampleRate, applied, provider, servedBy, instructionsIgnored } = result;
-  return { format, ...(sampleRate !== undefined ? { sampleRate } : {}), applied, provider, servedBy, instructionsIgnored };
+  const { format, sampleRate, applied, provider, servedBy, instructionsIgnored, durationSeconds } = result;
+  return { format, ...(sampleRate !== undefined ? { sampleRate } : {}), applied, provider, servedBy, instructionsIgnored, ...(durationSeconds !== undefined ? { durationSeconds } : {}) };
 }
 
 function toCached(result: SynthesisResult): CachedResult {

@@ -12,6 +12,8 @@ export interface CachedResult {
   readonly provider: string;
   readonly servedBy: string;
   readonly instructionsIgnored: boolean;
+  /** Length of the audio, when known (usage counts it on hits too). */
+  readonly durationSeconds?: number;
 }
 
 export interface ResultCacheOptions {

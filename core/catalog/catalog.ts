@@ -2,6 +2,7 @@ import { gatewayError, isGatewayError } from '../errors';
 import type { ModelInfo, PluginLogger, TtsProvider, VoiceInfo } from '../plugin/contract';
 import { assertNoModelClashes } from '../plugin/model-clashes';
 import type { LoadedProvider } from '../plugin/plugin-loader';
+import type { ModelSelection } from '../plugin/select-models';
 import { VoiceListCache } from './voice-list-cache';
 
 /** A catalog model name, resolved to the provider instance that serves it. */
@@ -40,25 +41,17 @@ function compareText(left: string, right: string): number {
  * machine). Voice lists are fetched on demand and cached (see VoiceListCache).
  */
 export class Catalog {
-  private readonly byName = new Map<string, ResolvedModel>();
-  private readonly sortedNames: readonly string[];
+  private byName = new Map<string, ResolvedModel>();
+  private sortedNames: readonly string[] = [];
+  private instances: readonly LoadedProvider[];
   private readonly voiceLists: VoiceListCache;
+  private readonly logger: PluginLogger;
 
-  constructor(
-    readonly providers: readonly LoadedProvider[],
-    options: CatalogOptions,
-  ) {
+  constructor(providers: readonly LoadedProvider[], options: CatalogOptions) {
     assertNoModelClashes(providers);
-    const ordered = [...providers].sort((left, right) => compareText(left.instanceId, right.instanceId));
-    const names: string[] = [];
-    for (const instance of ordered) {
-      for (const modelInfo of [...instance.models].sort((left, right) => compareText(left.name, right.name))) {
-        const providerModelName = instance.modelMap.get(modelInfo.name) ?? modelInfo.name;
-        this.byName.set(modelInfo.name, { instance, provider: instance.provider, modelInfo, providerModelName });
-        names.push(modelInfo.name);
-      }
-    }
-    this.sortedNames = names;
+    this.instances = [...providers].sort((left, right) => compareText(left.instanceId, right.instanceId));
+    this.logger = options.logger;
+    this.index();
     this.voiceLists = new VoiceListCache((model) => this.fetchVoices(model), {
       ttlMs: options.voiceTtlMs,
       minRefreshIntervalMs: options.minRefreshIntervalMs ?? 10_000,
@@ -69,9 +62,59 @@ export class Catalog {
     });
   }
 
+  /** The provider instances, by instance id (with the models each serves now). */
+  get providers(): readonly LoadedProvider[] {
+    return this.instances;
+  }
+
+  /** Instances that serve no model because their listing failed; re-listing retries them. */
+  unavailableProviders(): LoadedProvider[] {
+    return this.instances.filter((instance) => instance.listingError !== undefined);
+  }
+
+  /**
+   * Puts an instance's fresh listing in the catalog (after a failed start, it appears without a
+   * restart). A model name another instance already serves is left out and logged: the running
+   * gateway cannot stop to ask, as the start does.
+   */
+  updateListing(instanceId: string, selection: ModelSelection): void {
+    const current = this.instances.find((instance) => instance.instanceId === instanceId);
+    if (!current) throw new Error(`unknown provider instance ${instanceId}`);
+    const taken = new Set(this.instances.filter((instance) => instance !== current).flatMap((instance) => [...instance.modelMap.keys()]));
+    const models = selection.models.filter((model) => {
+      if (!taken.has(model.name)) return true;
+      this.logger.error(`Provider "${instanceId}" (${current.configPath}) offers model "${model.name}", which another provider serves; it is left out (rename it with rename:)`);
+      return false;
+    });
+    const modelMap = new Map(models.map((model) => [model.name, selection.modelMap.get(model.name) ?? model.name]));
+    const { listingError: _cleared, ...rest } = current;
+    const updated: LoadedProvider = { ...rest, models, modelMap };
+    this.instances = this.instances.map((instance) => (instance === current ? updated : instance));
+    this.index();
+  }
+
+  private index(): void {
+    const byName = new Map<string, ResolvedModel>();
+    const names: string[] = [];
+    for (const instance of this.instances) {
+      for (const modelInfo of [...instance.models].sort((left, right) => compareText(left.name, right.name))) {
+        const providerModelName = instance.modelMap.get(modelInfo.name) ?? modelInfo.name;
+        byName.set(modelInfo.name, { instance, provider: instance.provider, modelInfo, providerModelName });
+        names.push(modelInfo.name);
+      }
+    }
+    this.byName = byName;
+    this.sortedNames = names;
+  }
+
   /** Catalog model names, by provider instance id and then alphabetically. */
   listModels(): string[] {
     return [...this.sortedNames];
+  }
+
+  /** Whether the catalog serves this model now. */
+  has(model: string): boolean {
+    return this.byName.has(model);
   }
 
   /** The provider and capabilities of a model, or 404 TTS_ERR_MODEL_NOT_FOUND. */

@@ -71,6 +71,11 @@ export interface ProviderSynthesisRequest {
   readonly volume?: number;
   /** Aborted when the client goes away or the gateway's deadline passes. */
   readonly signal: AbortSignal;
+  /**
+   * When the gateway's deadline passes (Unix milliseconds), if known: `signal` aborts then. The
+   * gateway's retry layer never starts a retry that would end past it.
+   */
+  readonly deadline?: number;
   /** The gateway's request id, for the provider's logs. */
   readonly requestId: string;
   /** Free-text delivery instructions; only sent to models that declare `instructions`. */

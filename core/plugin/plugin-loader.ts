@@ -6,7 +6,7 @@ import type { ModelInfo, PluginContext, PluginLogger, TtsPlugin, TtsProvider } f
 import { assertNoModelClashes } from './model-clashes';
 import { PluginLoadError } from './plugin-load-error';
 import { resolvePluginModule } from './resolve-plugin-module';
-import { selectModels } from './select-models';
+import { selectModels, type ModelSelection } from './select-models';
 import { validatePluginOptions } from './validate-plugin-options';
 
 /** One running provider instance, with the models it serves under their catalog names. */
@@ -21,6 +21,10 @@ export interface LoadedProvider {
   readonly modelMap: ReadonlyMap<string, string>;
   /** Where the entry is in the config, e.g. `providers[2]`. */
   readonly configPath: string;
+  /** Why `models()` failed at start, when it did: the instance is kept and listed again in the background. */
+  readonly listingError?: string;
+  /** Asks the provider for its models again, with the entry's `models:` and `rename:` applied. */
+  readonly relist?: (signal: AbortSignal) => Promise<ModelSelection>;
 }
 
 export interface LoadProvidersOptions {
@@ -102,17 +106,18 @@ function instanceLogger(logger: PluginLogger, instanceId: string): PluginLogger 
   };
 }
 
-async function listModels(provider: TtsProvider, prepared: PreparedEntry, options: LoadProvidersOptions): Promise<readonly ModelInfo[]> {
+/** The provider's models, or the reason it could not list them (one outage must not stop the start). */
+async function listModels(provider: TtsProvider, prepared: PreparedEntry, options: LoadProvidersOptions): Promise<{ offered: readonly ModelInfo[]; error?: string }> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.modelsTimeoutMs ?? 30_000)]);
   try {
-    return await provider.models(signal);
+    return { offered: await provider.models(signal) };
   } catch (error) {
-    // One provider's outage must not keep the others from serving.
-    options.logger.error(`Provider "${prepared.instanceId}" (${prepared.configPath}) could not list its models; it serves none until restarted`, {
+    const reason = errorMessage(error, secretValues(prepared.options));
+    options.logger.error(`Provider "${prepared.instanceId}" (${prepared.configPath}) could not list its models; it is unavailable and will be asked again in the background`, {
       provider: prepared.instanceId,
-      reason: errorMessage(error, secretValues(prepared.options)),
+      reason,
     });
-    return [];
+    return { offered: [], error: reason };
   }
 }
 
@@ -129,9 +134,21 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
       { configPath, cause: error },
     );
   }
-  const offered = await listModels(provider, prepared, options);
-  const selection = selectModels(offered, entry, options.logger, `Provider "${instanceId}" (${configPath})`);
-  return { instanceId, pluginId: plugin.id, provider, configPath, ...selection };
+  const where = `Provider "${instanceId}" (${configPath})`;
+  const relist = async (signal: AbortSignal): Promise<ModelSelection> => {
+    let offered: readonly ModelInfo[];
+    try {
+      offered = await provider.models(signal);
+    } catch (error) {
+      // The reason reaches the log: scrub the entry's secrets from it first.
+      throw new Error(errorMessage(error, secretValues(prepared.options)), { cause: error });
+    }
+    return selectModels(offered, entry, options.logger, where);
+  };
+  const listing = await listModels(provider, prepared, options);
+  if (listing.error !== undefined) return { instanceId, pluginId: plugin.id, provider, configPath, models: [], modelMap: new Map(), listingError: listing.error, relist };
+  const selection = selectModels(listing.offered, entry, options.logger, where);
+  return { instanceId, pluginId: plugin.id, provider, configPath, ...selection, relist };
 }
 
 async function closeAll(loaded: readonly LoadedProvider[], logger: PluginLogger): Promise<void> {

@@ -23,35 +23,35 @@ export interface ModelRoute {
 
 /**
  * The routes in force: a route named like a real model is ignored (the real model wins), and
- * targets that are not served are left out (a route with none left is ignored).
+ * targets that are not served are left out (a route with none left is ignored). Decided at each
+ * call, so that a provider that lists its models late (re-listing) joins its routes then.
  */
 export class ModelRouter implements ModelRoutes {
-  private readonly active = new Map<string, ModelRoute>();
+  private readonly byName = new Map<string, ModelRoute>();
 
   constructor(
     routes: readonly ModelRoute[],
-    isServedModel: (model: string) => boolean,
+    private readonly isServedModel: (model: string) => boolean,
     private readonly random: () => number = Math.random,
   ) {
-    for (const route of routes) {
-      if (isServedModel(route.name) || this.active.has(route.name)) continue;
-      const targets = route.targets.filter((target) => isServedModel(target.model));
-      if (targets.length > 0) this.active.set(route.name, { ...route, targets });
-    }
+    for (const route of routes) if (!this.byName.has(route.name)) this.byName.set(route.name, route);
   }
 
   /** Route names in force, alphabetically. */
   names(): string[] {
-    return [...this.active.keys()].sort();
+    return [...this.byName.keys()].filter((name) => this.find(name) !== undefined).sort();
   }
 
   find(name: string): ModelRoute | undefined {
-    return this.active.get(name);
+    const route = this.byName.get(name);
+    if (!route || this.isServedModel(name)) return undefined;
+    const targets = route.targets.filter((target) => this.isServedModel(target.model));
+    return targets.length > 0 ? { ...route, targets } : undefined;
   }
 
   /** The models (and their voices) to try, in order; a real model is its own only target. */
   targets(model: string, voice: string): RouteTarget[] {
-    const route = this.active.get(model);
+    const route = this.find(model);
     if (!route) return [{ model, voice }];
     const ordered = route.strategy === 'loadbalance' ? this.weightedOrder(route.targets) : route.targets;
     return ordered.map((target) => ({ model: target.model, voice: Object.hasOwn(target.voices, voice) ? target.voices[voice] : voice }));

@@ -1,25 +1,95 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { readWavInfo } from '../audio/decode/wav-decoder';
 import { sniffAudioFormat } from '../audio';
 import { GatewayError } from '../errors';
 import type { PluginLogger, ProviderAudio } from '../plugin/contract';
 import type { AudioChunk } from './ports';
 
+/** Containers whose signature cannot be raw samples by chance; a bare MPEG/ADTS sync can. */
+const UNMISTAKABLE_ON_PCM: ReadonlySet<AudioFormat> = new Set(['wav', 'flac', 'opus']);
+const ID3_TAG = [0x49, 0x44, 0x33];
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
 /**
- * Trusts the bytes, not the label: a provider that says mp3 but sends WAV is taken at its
- * bytes (and logged); bytes that are no known audio are the provider's fault (502).
+ * Trusts the bytes, not the label. A WAV header on `pcm` is parsed and stripped (its sample rate
+ * used); a container under another label is taken as what it is; both are said in `warnings`.
+ * Bytes that are no known audio (or text, or odd-sized pcm) are the provider's fault: a
+ * TTS_ERR_UPSTREAM_BAD_RESPONSE, which the retry layer retries.
+ */
+export function checkedProviderAudio(instanceId: string, audio: ProviderAudio): ProviderAudio {
+  const bytes = audio.audio;
+  if (bytes.byteLength === 0) throw unusableAudio(instanceId, 'empty audio');
+  const sniffed = sniffAudioFormat(bytes);
+  if (audio.format === 'pcm') return checkedPcm(instanceId, audio, sniffed);
+  if (sniffed === undefined) throw unusableAudio(instanceId, `bytes labelled ${audio.format} are no known audio format`);
+  if (sniffed === audio.format) return audio;
+  return relabelled(audio, sniffed);
+}
+
+function checkedPcm(instanceId: string, audio: ProviderAudio, sniffed: AudioFormat | undefined): ProviderAudio {
+  const bytes = audio.audio;
+  if (sniffed === 'wav') return pcmFromWav(instanceId, audio);
+  if (sniffed !== undefined && (UNMISTAKABLE_ON_PCM.has(sniffed) || startsWith(bytes, ID3_TAG))) return relabelled(audio, sniffed);
+  if (looksLikeJson(bytes)) throw unusableAudio(instanceId, 'text where pcm audio was expected');
+  if (!audio.sampleRate) throw unusableAudio(instanceId, 'pcm without a sample rate');
+  if (bytes.byteLength % 2 !== 0) throw unusableAudio(instanceId, 'pcm with an odd number of bytes (cut short?)');
+  return audio;
+}
+
+/** 16-bit mono WAV is pcm with a header: strip it. Anything else is decoded as the WAV it is. */
+function pcmFromWav(instanceId: string, audio: ProviderAudio): ProviderAudio {
+  let info: ReturnType<typeof readWavInfo>;
+  try {
+    info = readWavInfo(audio.audio);
+  } catch {
+    throw unusableAudio(instanceId, 'pcm arrived as a WAV file whose header cannot be read');
+  }
+  if (info.formatTag !== 1 || info.bitsPerSample !== 16 || info.channels !== 1) return relabelled(audio, 'wav');
+  const samples = audio.audio.subarray(info.dataOffset, info.dataOffset + info.dataBytes - (info.dataBytes % 2));
+  if (samples.byteLength === 0) throw unusableAudio(instanceId, 'a WAV header with no samples');
+  return {
+    ...audio,
+    audio: samples,
+    sampleRate: info.sampleRate,
+    warnings: [...audio.warnings, `pcm arrived with a WAV header: header stripped, its sample rate ${info.sampleRate} Hz used`],
+  };
+}
+
+function relabelled(audio: ProviderAudio, actual: AudioFormat): ProviderAudio {
+  return {
+    ...audio,
+    format: actual,
+    warnings: [...audio.warnings, `audio labelled ${audio.format} is ${actual}: decoded as ${actual}`],
+  };
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((value, index) => bytes[index] === value);
+}
+
+/** An error document sent as if it were samples. */
+function looksLikeJson(bytes: Uint8Array): boolean {
+  const first = bytes[0];
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return false;
+  try {
+    JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The checked audio as a chunk for the pipeline; what the check found out is logged (the retry
+ * layer has usually checked already, and then there is nothing new to say).
  */
 export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: PluginLogger): AudioChunk {
-  if (audio.audio.byteLength === 0) throw unusableAudio(instanceId, 'empty audio');
-  if (audio.format === 'pcm') {
-    if (!audio.sampleRate) throw unusableAudio(instanceId, 'pcm without a sample rate');
-    return { audio: audio.audio, format: 'pcm', sampleRate: audio.sampleRate };
+  const checked = checkedProviderAudio(instanceId, audio);
+  if (checked.format !== audio.format || checked.audio !== audio.audio) {
+    logger.warn('provider audio is not what its label says', { provider: instanceId, labelled: audio.format, actual: checked.format });
   }
-  const sniffed: AudioFormat | undefined = sniffAudioFormat(audio.audio);
-  if (sniffed === undefined) throw unusableAudio(instanceId, `bytes labelled ${audio.format} are no known audio format`);
-  if (sniffed !== audio.format) {
-    logger.warn('provider audio format differs from its label', { provider: instanceId, labelled: audio.format, actual: sniffed });
-  }
-  return { audio: audio.audio, format: sniffed, sampleRate: audio.sampleRate };
+  return { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate };
 }
 
 /** A provider answer that is not usable audio: the provider's fault (502). */

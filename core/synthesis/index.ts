@@ -5,3 +5,5 @@ export { planSynthesis, describePlan, type SynthesisPlan, type Adjustment, type 
 export { splitText, type ChunkLimits } from './text-splitter';
 export { MULTIPLIER_RANGE, MAX_TEXT_CODE_POINTS, type SynthesisRequest } from './synthesis-request';
 export type { AudioChunk, AudioEngine, AudioSink, AudioStreamSession, AudioStreamSpec, EncodedPiece, ModelDirectory, ModelRoutes, RouteTarget, ServedModel } from './ports';
+export { checkedProviderAudio } from './checked-audio';
+export { audioDurationSeconds } from './audio-duration';

@@ -2,6 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, isGatewayError } from '../errors';
 import type { PluginLogger } from '../plugin/contract';
 import type { ProviderSynthesisRequest } from '../plugin/contract';
+import { audioDurationSeconds } from './audio-duration';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
@@ -39,6 +40,8 @@ export interface SynthesisResult {
   readonly servedBy: string;
   /** True when the request had instructions and the model takes none (they were not sent). */
   readonly instructionsIgnored: boolean;
+  /** Length of the stored audio, read from its headers; absent when they cannot tell. */
+  readonly durationSeconds?: number;
 }
 
 /** A synthesis being streamed: what it is, and its encoded audio as it is made. */
@@ -75,6 +78,7 @@ export class SynthesisService {
   /** Synthesizes the whole text and stores it as one file. */
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const deadlineAt = Date.now() + this.options.timeoutMs;
     const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     try {
       return await this.withFallback(request, context.requestId, signal, async (target) => {
@@ -82,10 +86,11 @@ export class SynthesisService {
         const plan = this.plan(prepared);
         const applied = describePlan(plan);
         this.logPlan(prepared, applied, context.requestId);
-        const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal);
+        const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal, deadlineAt);
         const output = await this.finish(plan, chunks, prepared.request, signal);
         const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
-        return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate };
+        const durationSeconds = audioDurationSeconds(output.audio, request.format, output.sampleRate);
+        return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
       });
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
@@ -201,7 +206,8 @@ export class SynthesisService {
     };
   }
 
-  private providerRequest(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal): ProviderSynthesisRequest {
+  /** `deadline`: when `signal` aborts for time, so that the retry layer never plans past it. */
+  private providerRequest(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, deadline?: number): ProviderSynthesisRequest {
     const { resolved, request } = prepared;
     return {
       model: resolved.providerModel,
@@ -211,6 +217,7 @@ export class SynthesisService {
       ...plan.native,
       ...(prepared.instructions !== undefined ? { instructions: prepared.instructions } : {}),
       signal,
+      ...(deadline !== undefined ? { deadline } : {}),
       requestId,
     };
   }
@@ -218,8 +225,9 @@ export class SynthesisService {
   /** One provider call under its own deadline, its audio checked. */
   private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal): Promise<AudioChunk> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const deadlineAt = Date.now() + this.options.timeoutMs;
     try {
-      const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline])));
+      const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt));
       this.logWarnings(audio.warnings, prepared, requestId);
       return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
     } catch (error) {
@@ -227,12 +235,12 @@ export class SynthesisService {
     }
   }
 
-  private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal): Promise<AudioChunk[]> {
+  private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, deadline: number): Promise<AudioChunk[]> {
     const failFast = new AbortController();
     const chunkSignal = AbortSignal.any([signal, failFast.signal]);
     return boundedMap(plan.chunks, this.options.chunkConcurrency, async (text) => {
       try {
-        const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal));
+        const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal, deadline));
         this.logWarnings(audio.warnings, prepared, requestId);
         return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
       } catch (error) {

@@ -11,7 +11,7 @@ export interface OpenAiRouterOptions {
   readonly dependencies: AppDependencies;
   readonly logger: Logger;
   readonly apiKey: RequestHandler;
-  /** The JSON body parser and validator for the speech body. */
+  /** The JSON body parser and validator for the speech body, then the synthesis limits. */
   readonly speechBody: readonly RequestHandler[];
 }
 

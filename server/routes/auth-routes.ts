@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AccountService, IssuedApiKey, PublicAccount } from '../../core';
+import { isGatewayError, type AccountService, type CredentialAction, type IssuedApiKey, type LoginThrottle, type PublicAccount } from '../../core';
 import { sendSuccess } from '../envelope';
 import { principalOf } from '../request-context';
 
@@ -12,20 +12,37 @@ const keyPayload = (account: PublicAccount, apiKey: IssuedApiKey) => ({
   account: { id: account.id, email: account.email },
   apiKey: apiKey.apiKey,
   keyId: apiKey.id,
+  expiresAt: apiKey.expiresAt,
 });
 
+/** The client's address as Express sees it (behind a proxy only with `server.trustProxy`). */
+const clientAddress = (request: Request): string => request.ip ?? request.socket.remoteAddress ?? 'unknown';
+
 /** Handlers of /api/v1/auth: registration, login and the caller's own keys. */
-export function createAuthRoutes(accounts: AccountService) {
+export function createAuthRoutes(accounts: AccountService, throttle: LoginThrottle) {
+  /** Runs a password action under the throttle: refused early when blocked, counted when it fails. */
+  async function throttled<T>(action: CredentialAction, request: Request, work: (credentials: Credentials) => Promise<T>): Promise<T> {
+    const credentials = request.body as Credentials;
+    const address = clientAddress(request);
+    await throttle.check(action, credentials.email, address);
+    try {
+      const result = await work(credentials);
+      await throttle.recordSuccess(action, credentials.email);
+      return result;
+    } catch (error) {
+      if (isGatewayError(error) && error.status >= 400 && error.status < 500) await throttle.recordFailure(action, credentials.email, address);
+      throw error;
+    }
+  }
+
   return {
     async register(request: Request, response: Response): Promise<void> {
-      const { email, password } = request.body as Credentials;
-      const { account, apiKey } = await accounts.register(email, password);
+      const { account, apiKey } = await throttled('register', request, ({ email, password }) => accounts.register(email, password));
       sendSuccess(response, 'Account registered; keep the API key, it is shown only once', keyPayload(account, apiKey));
     },
 
     async login(request: Request, response: Response): Promise<void> {
-      const { email, password } = request.body as Credentials;
-      const { account, apiKey } = await accounts.login(email, password);
+      const { account, apiKey } = await throttled('login', request, ({ email, password }) => accounts.login(email, password));
       sendSuccess(response, 'Logged in; a new API key was issued', keyPayload(account, apiKey));
     },
 
@@ -34,8 +51,8 @@ export function createAuthRoutes(accounts: AccountService) {
     },
 
     async createKey(request: Request, response: Response): Promise<void> {
-      const { name } = request.body as { name: string };
-      const issued = await accounts.createKey(principalOf(response).account.id, name);
+      const { name, expiresIn } = request.body as { name: string; expiresIn?: number };
+      const issued = await accounts.createKey(principalOf(response).account.id, name, expiresIn);
       sendSuccess(response, 'API key created; it is shown only once', issued);
     },
 

@@ -42,5 +42,9 @@ export const CREATE_KEY_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    /** Lifetime in seconds, a minute to ten years; absent = until revoked. */
+    expiresIn: { type: 'integer', minimum: 60, maximum: 10 * 366 * 86_400 },
+  },
 };

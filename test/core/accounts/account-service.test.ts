@@ -100,7 +100,7 @@ describe('core/accounts AccountService', () => {
     await service.authenticate(second.apiKey);
     const keys = await service.listKeys(account.id);
     expect(keys.map((key) => key.name)).to.deep.equal(['default', 'laptop']);
-    for (const key of keys) expect(Object.keys(key).sort()).to.deep.equal(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+    for (const key of keys) expect(Object.keys(key).sort()).to.deep.equal(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix']);
     expect(JSON.stringify(keys)).to.not.include(apiKey.apiKey).and.not.include(hashApiKey(apiKey.apiKey));
     expect(keys[1].lastUsedAt).to.equal(clock);
     expect(keys[0].lastUsedAt).to.equal(null);

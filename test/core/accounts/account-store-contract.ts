@@ -16,7 +16,7 @@ export function accountRecord(email: string, createdAt = T0): AccountRecord {
 
 export function keyRecord(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   const id = randomUUID();
-  return { id, accountId, name: 'default', prefix: 'ttsg_abcdef', keyHash: id.replace(/-/g, '').padEnd(64, '0'), createdAt: T0, lastUsedAt: null, revokedAt: null, ...overrides };
+  return { id, accountId, name: 'default', prefix: 'ttsg_abcdef', keyHash: id.replace(/-/g, '').padEnd(64, '0'), createdAt: T0, lastUsedAt: null, revokedAt: null, expiresAt: null, ...overrides };
 }
 
 /**
@@ -126,6 +126,54 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       await store.recordUsage(earlier);
       await store.recordUsage({ ...earlier, accountId: other.id });
       expect(await store.listUsage(account.id)).to.deep.equal([earlier, later]);
+    });
+
+    it('keeps a key’s expiry and deletes only the keys expired by a time', async () => {
+      const account = accountRecord('expiry@example.com');
+      const lasting = keyRecord(account.id, { name: 'lasting' });
+      const soon = keyRecord(account.id, { name: 'soon', expiresAt: T0 + 1_000 });
+      const later = keyRecord(account.id, { name: 'later', expiresAt: T0 + 2_000 });
+      await store.createAccountWithKey(account, lasting);
+      await store.createApiKey(soon);
+      await store.createApiKey(later);
+      expect((await store.findApiKeyByHash(soon.keyHash))?.expiresAt).to.equal(T0 + 1_000);
+      expect(await store.deleteExpiredApiKeys(T0 + 999)).to.equal(0);
+      expect(await store.deleteExpiredApiKeys(T0 + 1_000)).to.equal(1);
+      expect((await store.listApiKeys(account.id)).map((key) => key.name)).to.deep.equal(['lasting', 'later']);
+    });
+
+    it('adds usage per account, UTC day and model, failures included, numbers as numbers', async () => {
+      const account = accountRecord('daily@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      // 2025-06-14 23:59 and 2025-06-15 00:01, UTC.
+      const late = Date.UTC(2025, 5, 14, 23, 59);
+      const early = Date.UTC(2025, 5, 15, 0, 1);
+      const usage = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 10, bytes: 100, createdAt: late, audioSeconds: 1.25 };
+      await store.recordUsage(usage);
+      await store.recordUsage({ ...usage, characters: 5, cacheHit: true });
+      await store.recordFailedUsage({ accountId: account.id, model: 'espeak-ng', createdAt: late });
+      await store.recordUsage({ ...usage, createdAt: early, audioSeconds: undefined });
+      expect(await store.listDailyUsage(account.id, '2025-06-14', '2025-06-15')).to.deep.equal([
+        { day: '2025-06-14', model: 'espeak-ng', requests: 1, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 },
+        { day: '2025-06-14', model: 'tts-1', requests: 2, characters: 15, audioSeconds: 2.5, cacheHits: 1, errors: 0 },
+        { day: '2025-06-15', model: 'tts-1', requests: 1, characters: 10, audioSeconds: 0, cacheHits: 0, errors: 0 },
+      ]);
+      expect((await store.listDailyUsage(account.id, '2025-06-15', '2025-06-15')).map((row) => row.day)).to.deep.equal(['2025-06-15']);
+      expect(await store.listDailyUsage(randomUUID(), '2025-06-14', '2025-06-15')).to.deep.equal([]);
+    });
+
+    it('sets, keeps and clears an account’s own limits', async () => {
+      const account = accountRecord('limits@example.com');
+      await store.createAccountWithKey(account, keyRecord(account.id));
+      expect(await store.getAccountLimits(account.id)).to.deep.equal({});
+      expect(await store.setAccountLimits(account.id, { requestsPerMinute: 10, charactersPerDay: 5_000 })).to.equal(true);
+      await store.setAccountLimits(account.id, { charactersPerDay: 9_000 });
+      expect(await store.getAccountLimits(account.id)).to.deep.equal({ requestsPerMinute: 10, charactersPerDay: 9_000 });
+      await store.setAccountLimits(account.id, { requestsPerMinute: null });
+      expect(await store.getAccountLimits(account.id)).to.deep.equal({ charactersPerDay: 9_000 });
+      expect(await store.setAccountLimits(randomUUID(), { requestsPerMinute: 1 })).to.equal(false);
+      expect(await store.getAccountLimits(randomUUID())).to.deep.equal({});
     });
   });
 }

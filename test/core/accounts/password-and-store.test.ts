@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteAccountStore, createAccountStore, hashPassword, verifyPassword } from '../../../core';
+import { SQLITE_MIGRATIONS, SqliteAccountStore, createAccountStore, hashPassword, verifyPassword } from '../../../core';
 
 describe('core/accounts password hashing', () => {
   it('hashes as scrypt$N$r$p$salt$hash with a fresh salt each time', async () => {
@@ -36,19 +36,20 @@ describe('core/accounts createAccountStore', () => {
     const path = join(directory, 'nested', 'deeper', 'gateway.db');
     const first = createAccountStore(`sqlite:${path}`) as SqliteAccountStore;
     expect(existsSync(path)).to.equal(true);
-    expect(first.appliedMigrations()).to.deep.equal([1]);
+    const versions = SQLITE_MIGRATIONS.map((migration) => migration.version);
+    expect(first.appliedMigrations()).to.deep.equal(versions);
     await first.close();
     const again = new SqliteAccountStore(path);
-    expect(again.appliedMigrations()).to.deep.equal([1]);
+    expect(again.appliedMigrations()).to.deep.equal(versions);
     await again.close();
   });
 
   it('applies a later migration on an existing database', async () => {
     const path = join(directory, 'gateway.db');
     await new SqliteAccountStore(path).close();
-    const next = { version: 2, name: 'extra', sql: 'CREATE TABLE extra (id INTEGER)' };
-    const upgraded = new SqliteAccountStore(path, [next]);
-    expect(upgraded.appliedMigrations()).to.deep.equal([1, 2]);
+    const next = { version: 1000, name: 'extra', sql: 'CREATE TABLE extra (id INTEGER)' };
+    const upgraded = new SqliteAccountStore(path, [...SQLITE_MIGRATIONS, next]);
+    expect(upgraded.appliedMigrations()).to.deep.equal([...SQLITE_MIGRATIONS.map((migration) => migration.version), 1000]);
     await upgraded.close();
   });
 

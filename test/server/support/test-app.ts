@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import type { Application } from 'express';
 import request from 'supertest';
 import winston from 'winston';
-import type { GatewayConfig } from '../../../config/types';
-import { AccountService, FileSystemAudioStore, SqliteAccountStore, type VoiceInfo } from '../../../core';
+import type { AuthThrottleConfig, GatewayConfig, LimitsConfig } from '../../../config/types';
+import { AccountService, FileSystemAudioStore, LoginThrottle, MemoryWindowCounters, SqliteAccountStore, SynthesisLimiter, type VoiceInfo } from '../../../core';
 import { createApp } from '../../../server/app';
 import type { ListModelsFunction, ListVoicesFunction, StreamFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
 
@@ -19,6 +19,14 @@ export interface TestAppOptions {
   readonly downloadRequiresKey?: boolean;
   readonly registration?: 'open' | 'closed';
   readonly publicBaseUrl?: string;
+  /** Request and character limits; none by default. */
+  readonly limits?: LimitsConfig;
+  readonly loginKeyTtlMs?: number;
+  readonly throttle?: AuthThrottleConfig;
+  /** The accounts' clock (key expiry); the real one by default. */
+  readonly now?: () => number;
+  /** Behind a reverse proxy: X-Forwarded-For names the client. */
+  readonly trustProxy?: boolean;
 }
 
 /** One in-process app with its own in-memory database, audio folder and captured log. */
@@ -42,10 +50,16 @@ export const VOICES: readonly VoiceInfo[] = [
 
 export function testConfig(options: TestAppOptions, audioPath: string): GatewayConfig {
   return {
-    server: { port: 8080, host: '127.0.0.1', publicBaseUrl: options.publicBaseUrl, bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024, trustProxy: false },
+    server: { port: 8080, host: '127.0.0.1', publicBaseUrl: options.publicBaseUrl, bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024, trustProxy: options.trustProxy ?? false },
     storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
     database: { url: 'sqlite::memory:' },
-    auth: { registration: options.registration ?? 'open' },
+    auth: {
+      registration: options.registration ?? 'open',
+      loginKeyTtlMs: options.loginKeyTtlMs ?? 30 * 86_400_000,
+      throttle: options.throttle ?? { failures: 5, addressFailures: 20, windowMs: 15 * 60_000 },
+    },
+    resilience: { retries: 2, backoffMs: 200, maxBackoffMs: 5000, breaker: { failures: 5, halfOpenAfterMs: 30_000 }, relisting: { initialDelayMs: 5000, maxDelayMs: 300_000 } },
+    limits: options.limits ?? { perKey: {} },
     cache: { catalogTtlMs: 600_000, results: { enabled: true, maxBytes: 1_000_000, ttlMs: 3_600_000 } },
     synthesis: { timeoutMs: 30_000, chunkConcurrency: 2 },
     audio: {},
@@ -62,7 +76,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const directory = mkdtempSync(join(tmpdir(), 'server-test-'));
   const config = testConfig(options, join(directory, 'audio'));
   const store = new SqliteAccountStore(':memory:');
-  const accounts = new AccountService(store, { registration: config.auth.registration, scrypt: { cost: 1024, blockSize: 8, parallelization: 1 } });
+  const accounts = new AccountService(store, {
+    registration: config.auth.registration,
+    loginKeyTtlMs: config.auth.loginKeyTtlMs,
+    scrypt: { cost: 1024, blockSize: 8, parallelization: 1 },
+    now: options.now,
+  });
+  const counters = new MemoryWindowCounters();
+  const limiter = new SynthesisLimiter({ limits: config.limits, counters, accountLimits: (accountId) => store.getAccountLimits(accountId) });
+  const loginThrottle = new LoginThrottle({ ...config.auth.throttle, counters });
   const audioStore = new FileSystemAudioStore(config.storage.path, config.storage.retentionMs);
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -111,6 +133,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     synthesize,
     stream,
     startedAt: 1_795_000_000,
+    limiter,
+    loginThrottle,
   });
   let counter = 0;
   return {

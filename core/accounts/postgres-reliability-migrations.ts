@@ -1,0 +1,30 @@
+import type { Migration } from './migrations';
+
+/** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage) for PostgreSQL. */
+export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 10,
+    name: 'api key expiry',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at BIGINT;
+      CREATE INDEX api_keys_expiry ON api_keys(expires_at) WHERE expires_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 11,
+    name: 'daily usage per account and model',
+    sql: `
+      CREATE TABLE usage_daily (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests BIGINT NOT NULL DEFAULT 0,
+        characters BIGINT NOT NULL DEFAULT 0,
+        audio_seconds DOUBLE PRECISION NOT NULL DEFAULT 0,
+        cache_hits BIGINT NOT NULL DEFAULT 0,
+        errors BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, day, model)
+      );
+    `,
+  },
+];

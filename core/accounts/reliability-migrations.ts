@@ -1,0 +1,30 @@
+import type { Migration } from './migrations';
+
+/** Key expiry and daily usage (issue 10); numbered apart from other work's migrations. */
+export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 10,
+    name: 'api key expiry',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at INTEGER;
+      CREATE INDEX api_keys_expiry ON api_keys(expires_at) WHERE expires_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 11,
+    name: 'daily usage per account and model',
+    sql: `
+      CREATE TABLE usage_daily (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL DEFAULT 0,
+        characters INTEGER NOT NULL DEFAULT 0,
+        audio_seconds REAL NOT NULL DEFAULT 0,
+        cache_hits INTEGER NOT NULL DEFAULT 0,
+        errors INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, day, model)
+      ) WITHOUT ROWID;
+    `,
+  },
+];

@@ -1,0 +1,59 @@
+import type Database from 'better-sqlite3';
+import type { DailyUsageRecord, FailedUsageRecord, UsageRecord } from './account-store';
+import { utcDay } from './utc-day';
+
+interface DailyUsageRow {
+  day: string;
+  model: string;
+  requests: number;
+  characters: number;
+  audio_seconds: number;
+  cache_hits: number;
+  errors: number;
+}
+
+const ADD = `
+  INSERT INTO usage_daily (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
+  VALUES (@accountId, @day, @model, 1, @characters, @audioSeconds, @cacheHits, @errors)
+  ON CONFLICT (account_id, day, model) DO UPDATE SET
+    requests = requests + 1,
+    characters = characters + excluded.characters,
+    audio_seconds = audio_seconds + excluded.audio_seconds,
+    cache_hits = cache_hits + excluded.cache_hits,
+    errors = errors + excluded.errors`;
+
+/** The `usage_daily` table: one row per account, UTC day and model, counters added in place. */
+export class SqliteDailyUsage {
+  constructor(private readonly database: Database.Database) {}
+
+  addSuccess(usage: UsageRecord): void {
+    this.database.prepare(ADD).run({
+      accountId: usage.accountId,
+      day: utcDay(usage.createdAt),
+      model: usage.model,
+      characters: usage.characters,
+      audioSeconds: usage.audioSeconds ?? 0,
+      cacheHits: usage.cacheHit ? 1 : 0,
+      errors: 0,
+    });
+  }
+
+  addFailure(failure: FailedUsageRecord): void {
+    this.database.prepare(ADD).run({ accountId: failure.accountId, day: utcDay(failure.createdAt), model: failure.model, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 });
+  }
+
+  list(accountId: string, fromDay: string, toDay: string): DailyUsageRecord[] {
+    const rows = this.database
+      .prepare('SELECT day, model, requests, characters, audio_seconds, cache_hits, errors FROM usage_daily WHERE account_id = ? AND day BETWEEN ? AND ? ORDER BY day, model')
+      .all(accountId, fromDay, toDay) as DailyUsageRow[];
+    return rows.map((row) => ({
+      day: row.day,
+      model: row.model,
+      requests: row.requests,
+      characters: row.characters,
+      audioSeconds: row.audio_seconds,
+      cacheHits: row.cache_hits,
+      errors: row.errors,
+    }));
+  }
+}

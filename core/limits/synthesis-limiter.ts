@@ -1,0 +1,155 @@
+import type { LimitValues, LimitsConfig } from '../../config/types';
+import { msUntilNextUtcDay, utcDay } from '../accounts/utc-day';
+import { gatewayError, type GatewayError } from '../errors';
+import type { WindowCounters } from './window-counters';
+
+export type LimitUnit = 'requests' | 'characters';
+
+/** One limit as it applies to a request: what the RateLimit headers describe. */
+export interface AppliedLimit {
+  /** `account-minute`, `account-day`, `key-minute`, `key-day`. */
+  readonly name: string;
+  readonly unit: LimitUnit;
+  readonly quota: number;
+  readonly windowSeconds: number;
+  /** Left in the window after this request (or, when refused, before it). */
+  readonly remaining: number;
+  /** Seconds until the window starts again. */
+  readonly resetSeconds: number;
+}
+
+/** The answer for one request: the limits that apply, and a refusal when one would be exceeded. */
+export interface LimitVerdict {
+  readonly limits: readonly AppliedLimit[];
+  /** 429 TTS_ERR_RATE_LIMITED with Retry-After; nothing was counted. */
+  readonly refusal?: GatewayError;
+  /** Gives this request's characters back (it failed); its request still counts. */
+  refundCharacters(): Promise<void>;
+}
+
+export interface Caller {
+  readonly accountId: string;
+  readonly keyId: string;
+}
+
+export interface SynthesisLimiterOptions {
+  /** Defaults per account, and caps per key. */
+  readonly limits: LimitsConfig;
+  readonly counters: WindowCounters;
+  /** An account's own limits, which replace the defaults they name. */
+  readonly accountLimits: (accountId: string) => Promise<LimitValues>;
+  readonly now?: () => number;
+}
+
+interface Policy {
+  readonly name: string;
+  readonly unit: LimitUnit;
+  readonly quota: number;
+  readonly windowSeconds: number;
+  readonly counterKey: string;
+  readonly points: number;
+  /** Fixed reset (a calendar day); else the counter's own window. */
+  readonly resetSeconds?: number;
+}
+
+const MINUTE = 60;
+const DAY = 86_400;
+const NO_REFUND = async (): Promise<void> => undefined;
+
+/**
+ * Requests per minute and characters per UTC day, per account and per key, checked before any
+ * provider is called. A request that would exceed any limit is refused as a whole and counts
+ * against none; a failed request gets its characters back.
+ */
+export class SynthesisLimiter {
+  private readonly now: () => number;
+
+  constructor(private readonly options: SynthesisLimiterOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async admit(caller: Caller, characters: number): Promise<LimitVerdict> {
+    const policies = this.policies(caller, characters, await this.accountLimits(caller.accountId));
+    if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND };
+    const { counters } = this.options;
+    const counts = await Promise.all(policies.map((policy) => counters.add(policy.counterKey, policy.points, policy.windowSeconds)));
+    const exceeded = policies.filter((policy, index) => counts[index].count > policy.quota);
+    const applied = policies.map((policy, index): AppliedLimit => {
+      const used = exceeded.length > 0 ? counts[index].count - policy.points : counts[index].count;
+      return {
+        name: policy.name,
+        unit: policy.unit,
+        quota: policy.quota,
+        windowSeconds: policy.windowSeconds,
+        remaining: Math.max(0, policy.quota - used),
+        resetSeconds: policy.resetSeconds ?? Math.max(1, Math.ceil(counts[index].msBeforeReset / 1000)),
+      };
+    });
+    if (exceeded.length > 0) {
+      await Promise.all(policies.map((policy) => counters.subtract(policy.counterKey, policy.points, policy.windowSeconds)));
+      return { limits: applied, refusal: refusal(exceeded, applied, characters), refundCharacters: NO_REFUND };
+    }
+    const characterPolicies = policies.filter((policy) => policy.unit === 'characters' && policy.points > 0);
+    let refunded = false;
+    return {
+      limits: applied,
+      refundCharacters: async () => {
+        if (refunded) return;
+        refunded = true;
+        await Promise.all(characterPolicies.map((policy) => counters.subtract(policy.counterKey, policy.points, policy.windowSeconds)));
+      },
+    };
+  }
+
+  private async accountLimits(accountId: string): Promise<LimitValues> {
+    const overrides = await this.options.accountLimits(accountId);
+    const defaults = this.options.limits;
+    return {
+      requestsPerMinute: overrides.requestsPerMinute ?? defaults.requestsPerMinute,
+      charactersPerDay: overrides.charactersPerDay ?? defaults.charactersPerDay,
+    };
+  }
+
+  private policies(caller: Caller, characters: number, account: LimitValues): Policy[] {
+    const now = this.now();
+    const day = utcDay(now);
+    const untilMidnight = Math.max(1, Math.ceil(msUntilNextUtcDay(now) / 1000));
+    const scopes: [scope: string, id: string, values: LimitValues][] = [
+      ['account', caller.accountId, account],
+      ['key', caller.keyId, this.options.limits.perKey],
+    ];
+    const policies: Policy[] = [];
+    for (const [scope, id, values] of scopes) {
+      if (values.requestsPerMinute !== undefined) {
+        policies.push({ name: `${scope}-minute`, unit: 'requests', quota: values.requestsPerMinute, windowSeconds: MINUTE, counterKey: `rpm:${scope}:${id}`, points: 1 });
+      }
+      if (values.charactersPerDay !== undefined) {
+        policies.push({
+          name: `${scope}-day`,
+          unit: 'characters',
+          quota: values.charactersPerDay,
+          windowSeconds: DAY,
+          counterKey: `cpd:${scope}:${id}:${day}`,
+          points: characters,
+          resetSeconds: untilMidnight,
+        });
+      }
+    }
+    return policies;
+  }
+}
+
+function refusal(exceeded: readonly Policy[], applied: readonly AppliedLimit[], characters: number): GatewayError {
+  const byName = new Map(applied.map((limit) => [limit.name, limit]));
+  const retryAfterSeconds = Math.max(...exceeded.map((policy) => byName.get(policy.name)?.resetSeconds ?? 1));
+  const [first] = exceeded;
+  const who = first.name.startsWith('key') ? 'this API key' : 'this account';
+  const what =
+    first.unit === 'requests'
+      ? `${first.quota} synthesis requests per minute`
+      : `${first.quota} characters per day, ${byName.get(first.name)?.remaining ?? 0} left, ${characters} asked`;
+  return gatewayError('TTS_ERR_RATE_LIMITED', { provider: `The gateway (${who}: ${what})`, retryAfterSeconds }, {
+    details: exceeded.map((policy) => ({ reason: 'limit_exceeded', policy: policy.name, quota: policy.quota, windowSeconds: policy.windowSeconds })),
+    retryAfterSeconds,
+  });
+}

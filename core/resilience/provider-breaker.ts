@@ -1,0 +1,71 @@
+import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { gatewayError, type GatewayError } from '../errors';
+import type { PluginLogger } from '../plugin/contract';
+import { isTransientFailure } from './transient-failure';
+
+/** `closed`: calls go through; `open`: they fail fast; `half-open`: one trial call is running. */
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+export interface BreakerSettings {
+  /** Consecutive failed requests that open the circuit. */
+  readonly failures: number;
+  /** How long it stays open before one trial request goes through. */
+  readonly halfOpenAfterMs: number;
+}
+
+const STATE_NAMES: Readonly<Record<CircuitState, BreakerState>> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Isolated]: 'open',
+};
+
+/**
+ * The circuit breaker of one provider instance (cockatiel's ConsecutiveBreaker). Only transient
+ * provider failures count; the client's own errors and cancellations neither open nor close it.
+ * While open, calls fail fast with 503 TTS_ERR_UNAVAILABLE and a Retry-After until the trial.
+ */
+export class ProviderBreaker {
+  private readonly policy: CircuitBreakerPolicy;
+  private openedAt = 0;
+
+  constructor(
+    private readonly instanceId: string,
+    private readonly settings: BreakerSettings,
+    logger: PluginLogger,
+  ) {
+    this.policy = circuitBreaker(handleWhen(isTransientFailure), {
+      halfOpenAfter: settings.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(settings.failures),
+    });
+    this.policy.onBreak(() => {
+      this.openedAt = Date.now();
+    });
+    this.policy.onStateChange((state) => {
+      const meta = { provider: instanceId, state: STATE_NAMES[state] };
+      if (state === CircuitState.Open) logger.warn('circuit opened: calls fail fast until a trial', { ...meta, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs });
+      else if (state === CircuitState.HalfOpen) logger.info('circuit half-open: one trial call', meta);
+      else logger.info('circuit closed', meta);
+    });
+  }
+
+  state(): BreakerState {
+    return STATE_NAMES[this.policy.state];
+  }
+
+  async execute<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.policy.execute(work);
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) throw this.openError();
+      throw error;
+    }
+  }
+
+  private openError(): GatewayError {
+    const remainingMs = this.openedAt + this.settings.halfOpenAfterMs - Date.now();
+    const retryAfterSeconds = Math.max(1, Math.ceil(remainingMs / 1000));
+    const reason = `its circuit is open after ${this.settings.failures} failed requests in a row; retry after ${retryAfterSeconds} s`;
+    return gatewayError('TTS_ERR_UNAVAILABLE', { provider: this.instanceId, reason }, { details: [{ reason: 'circuit_open', provider: this.instanceId }], retryAfterSeconds });
+  }
+}

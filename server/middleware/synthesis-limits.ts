@@ -1,0 +1,31 @@
+import type { Request, RequestHandler } from 'express';
+import type { SynthesisLimiter } from '../../core';
+import { setRateLimitHeaders } from '../rate-limit-headers';
+import { principalOf } from '../request-context';
+
+/** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
+export type CharacterCount = (request: Request) => number;
+
+/**
+ * Requests per minute and characters per day, for any synthesis route: put it after the API
+ * key check and the body parser, with the route's way of counting characters. A request over a
+ * limit is answered 429 with Retry-After before any provider is called; every answer carries
+ * the RateLimit-Policy and RateLimit headers. A request that fails gets its characters back.
+ */
+export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: CharacterCount): RequestHandler {
+  return async function enforceSynthesisLimits(request, response, next) {
+    const characters = charactersOf(request);
+    const { account, keyId } = principalOf(response);
+    const verdict = await limiter.admit({ accountId: account.id, keyId }, characters);
+    setRateLimitHeaders(response, verdict.limits);
+    if (verdict.refusal) throw verdict.refusal;
+    // Refunds once: an error answer, or a client that left before the answer was complete.
+    response.once('finish', () => {
+      if (response.statusCode >= 400) void verdict.refundCharacters();
+    });
+    response.once('close', () => {
+      if (!response.writableFinished) void verdict.refundCharacters();
+    });
+    next();
+  };
+}

@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { loadConfig } from '../../config';
+import { composeGateway, type Gateway } from '../../server/composition-root';
+import { createLogger } from '../../server/logger';
+
+/** A gateway composed from a real config file, in front of one `openai-compatible` provider. */
+export interface FaultGateway {
+  readonly gateway: Gateway;
+  readonly apiKey: string;
+  /** Files in the audio folder now. */
+  storedFiles(): string[];
+  synthesize(body: Record<string, unknown>): request.Test;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Writes `sections` (the config file's own names and units) plus a provider entry for the
+ * stand-in at `baseUrl`, composes the gateway and registers one account.
+ */
+export async function startFaultGateway(baseUrl: string, sections: Record<string, unknown>, providerOptions: Record<string, unknown> = {}): Promise<FaultGateway> {
+  const directory = mkdtempSync(join(tmpdir(), 'tts-gateway-faults-'));
+  const audioPath = join(directory, 'audio');
+  const file = {
+    server: { publicBaseUrl: 'http://gateway.test' },
+    storage: { path: audioPath },
+    database: { url: 'sqlite::memory:' },
+    ...sections,
+    providers: [
+      {
+        plugin: 'openai-compatible',
+        id: 'kokoro',
+        options: { baseUrl, models: ['tts-1'], voices: ['alloy'], formats: ['mp3', 'wav', 'pcm'], pcmSampleRate: 24000, ...providerOptions },
+      },
+    ],
+  };
+  const configPath = join(directory, 'tts-gateway.config.json');
+  writeFileSync(configPath, JSON.stringify(file));
+  const config = await loadConfig({ argv: ['--config', configPath], env: {}, cwd: directory });
+  const gateway = await composeGateway(config, { logger: createLogger({ level: 'error', format: 'json' }) });
+  const registered = await request(gateway.app).post('/api/v1/auth/register').send({ email: 'faults@example.com', password: 'password-123' });
+  const apiKey = registered.body.data.apiKey as string;
+  return {
+    gateway,
+    apiKey,
+    storedFiles: () => (existsSync(audioPath) ? readdirSync(audioPath).filter((name) => !name.startsWith('.')) : []),
+    synthesize: (body) => request(gateway.app).post('/api/v1/common/tts-sync').set('X-API-Key', apiKey).send({ model: 'tts-1', voice: 'alloy', text: 'Hello from the fault suite.', ...body }),
+    dispose: async () => {
+      await gateway.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
