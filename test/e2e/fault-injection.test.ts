@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { sniffAudioFormat } from '../../core';
 import { readWavInfo } from '../../core/audio/decode/wav-decoder';
 import { expectErrorEnvelope } from '../server/support/test-app';
 import { startFaultGateway, type FaultGateway } from './fault-gateway';
@@ -79,6 +80,37 @@ describe('e2e: fault injection through openai-compatible', function () {
       expect(response.status).to.equal(429);
       expect(response.headers['retry-after']).to.equal('30');
       expectErrorEnvelope(response.body, 'TTS_ERR_RATE_LIMITED');
+      expect(upstream.speechAttempts).to.equal(1);
+    });
+
+    const streamRequest = () =>
+      request(subject.gateway.app)
+        .post('/api/v1/common/tts-stream')
+        .set('X-API-Key', subject.apiKey)
+        .send({ model: 'tts-1', voice: 'alloy', text: 'Hello from the fault suite.', format: 'mp3' })
+        .buffer(true)
+        .parse((stream, done) => {
+          const parts: Buffer[] = [];
+          stream.on('data', (part: Buffer) => parts.push(part));
+          stream.on('end', () => done(null, Buffer.concat(parts)));
+        });
+
+    it('tts-stream: a failure before the first audio is retried, and the audio streams', async () => {
+      upstream.script(step.status(503), step.reset, step.audio);
+      const response = await streamRequest();
+      expect(response.status).to.equal(200);
+      expect(upstream.speechAttempts).to.equal(3);
+      expect(sniffAudioFormat(new Uint8Array(response.body as Buffer))).to.equal('mp3');
+    });
+
+    it('tts-stream: a connection cut after the first audio is not retried; the answer is cut too', async () => {
+      upstream.script(step.truncated, step.audio);
+      const failure = await streamRequest().then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      // The audio had begun: the only honest signal left to the client is the dropped connection.
+      expect(failure, 'the client should see the connection cut').to.be.instanceOf(Error);
       expect(upstream.speechAttempts).to.equal(1);
     });
 
@@ -193,9 +225,14 @@ describe('e2e: fault injection through openai-compatible', function () {
     it('starts without its models, asks again in the background and serves them once it answers', async () => {
       upstream.modelsAvailable = false;
       upstream.modelListings = 0;
-      subject = await startFaultGateway(upstream.url, { resilience: { relisting: { initialDelay: '20ms', maxDelay: '40ms' } } }, { models: undefined });
+      subject = await startFaultGateway(
+        upstream.url,
+        { resilience: { relisting: { initialDelay: '20ms', maxDelay: '40ms' } }, routes: [{ name: 'narrator', targets: [{ model: 'tts-1', voices: { default: 'alloy' } }] }] },
+        { models: undefined },
+      );
       const models = () => request(subject.gateway.app).get('/api/v1/tools/models').set('X-API-Key', subject.apiKey);
       expect((await models()).body.data).to.deep.equal([]);
+      expect((await subject.synthesize({ model: 'narrator', voice: 'default' })).status).to.equal(404);
       expect((await subject.synthesize({})).status).to.equal(404);
       // Still down for a while: the gateway keeps asking.
       for (let tries = 0; tries < 200 && upstream.modelListings < 3; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -208,8 +245,12 @@ describe('e2e: fault injection through openai-compatible', function () {
         listed = (await models()).body.data as string[];
         if (!listed.includes('tts-1')) await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      expect(listed).to.deep.equal(['tts-1']);
+      // Its route, without a served target until now, is in force too.
+      expect(listed).to.deep.equal(['tts-1', 'narrator']);
       expect((await subject.synthesize({})).status).to.equal(200);
+      const routed = await subject.synthesize({ model: 'narrator', voice: 'default' });
+      expect(routed.status).to.equal(200);
+      expect(routed.headers['x-tts-served-by']).to.equal('tts-1/alloy');
     });
   });
 

@@ -121,3 +121,32 @@ describe('server GET /api/v1/usage', () => {
     await request(testApp.app).get('/api/v1/usage').expect(401);
   });
 });
+
+describe('server limits on the streaming routes: tts-stream and /v1/audio/speech', () => {
+  let testApp: TestApp;
+  let apiKey: string;
+  beforeEach(async () => {
+    testApp = await buildTestApp({ limits: { requestsPerMinute: 1, perKey: {} } });
+    ({ apiKey } = await testApp.register());
+  });
+  afterEach(() => testApp.close());
+
+  it('limits tts-stream like tts-sync, with the headers on the audio answer', async () => {
+    const first = await request(testApp.app).post('/api/v1/common/tts-stream').set('X-API-Key', apiKey).send(VALID);
+    expect(first.status).to.equal(200);
+    expect(first.headers.ratelimit).to.match(/^"account-minute";r=0;t=\d+$/);
+    const refused = await request(testApp.app).post('/api/v1/common/tts-stream').set('X-API-Key', apiKey).send(VALID).expect(429);
+    expectErrorEnvelope(refused.body, 'TTS_ERR_RATE_LIMITED');
+    expect(refused.headers['retry-after']).to.match(/^\d+$/);
+  });
+
+  it('limits /v1/audio/speech, answering in OpenAI’s error shape with Retry-After', async () => {
+    const speech = () => request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).send({ model: 'tts-1', input: 'Hello world', voice: 'alloy' });
+    expect((await speech()).status).to.equal(200);
+    const refused = await speech().expect(429);
+    expect(refused.body.error.type).to.be.a('string');
+    expect(refused.body.error.message).to.include('1 synthesis requests per minute');
+    expect(refused.headers['retry-after']).to.match(/^\d+$/);
+    expect(refused.headers['ratelimit-policy']).to.equal('"account-minute";q=1;w=60');
+  });
+});
