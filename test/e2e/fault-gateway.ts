@@ -27,6 +27,8 @@ export async function startFaultGateway(baseUrl: string, sections: Record<string
     server: { publicBaseUrl: 'http://gateway.test' },
     storage: { path: audioPath },
     database: { url: 'sqlite::memory:' },
+    // Identical requests must reach the stand-in each time: the result cache is off unless a test turns it on.
+    cache: { results: { enabled: false } },
     ...sections,
     providers: [
       {

@@ -215,6 +215,27 @@ describe('e2e: fault injection through openai-compatible', function () {
     });
   });
 
+  describe('usage with the result cache on', () => {
+    let subject: FaultGateway;
+    before(async () => {
+      subject = await startFaultGateway(upstream.url, { cache: { results: { enabled: true } } });
+    });
+    after(async () => subject?.dispose());
+
+    it('counts a cache hit as a request with its characters and audio, without an upstream call', async () => {
+      upstream.script();
+      upstream.fallback = step.audio;
+      const first = await subject.synthesize({ text: 'Cached twice.' });
+      const second = await subject.synthesize({ text: 'Cached twice.' });
+      expect([first.status, second.status]).to.deep.equal([200, 200]);
+      expect(second.headers['x-tts-cache']).to.equal('hit');
+      expect(upstream.speechAttempts).to.equal(1);
+      const usage = await request(subject.gateway.app).get('/api/v1/usage').set('X-API-Key', subject.apiKey).expect(200);
+      expect(usage.body.data.totals).to.include({ requests: 2, characters: 26, cacheHits: 1, errors: 0 });
+      expect(usage.body.data.totals.audioSeconds).to.be.within(1, 2);
+    });
+  });
+
   describe('re-listing: a provider down at start', () => {
     let subject: FaultGateway;
     after(async () => {
