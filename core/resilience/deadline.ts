@@ -35,6 +35,7 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, instanceI
 
 /** Waits `milliseconds`, or rejects when `signal` aborts first. */
 export function pause(milliseconds: number, signal: AbortSignal, instanceId: string): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortError(instanceId, signal));
   if (milliseconds <= 0) return Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {

@@ -108,7 +108,8 @@ export class ResilientProvider implements TtsProvider {
           return await untilAborted(attempt({ ...request, signal: AbortSignal.any([request.signal]) }), signal, instanceId);
         } catch (error) {
           const failure = abortedByDeadline(signal) ? deadlineError(instanceId, error) : error;
-          if (!isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
+          // Once the deadline fired or the caller left, nothing more is tried (timers and clocks may disagree by a millisecond).
+          if (signal.aborted || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
           // A retry that could only start after the deadline would be wasted: answer now.
           if (Date.now() + delayMs >= deadline) throw failure;
