@@ -37,6 +37,13 @@ describe('e2e: fault injection through openai-compatible', function () {
       ['a connection reset then audio', [step.reset, step.audio], 200, undefined, 2],
       ['a connection reset three times', [step.reset, step.reset, step.reset], 503, 'TTS_ERR_UNAVAILABLE', 3],
       ['a 400', [step.status(400, '{"detail":"voice not found"}'), step.audio], 502, 'TTS_ERR_UPSTREAM', 1],
+      [
+        'a billing stop (429 insufficient_quota)',
+        [step.status(429, '{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}', { 'retry-after': '1' }), step.audio],
+        502,
+        'TTS_ERR_UPSTREAM_QUOTA',
+        1,
+      ],
       ['JSON instead of audio, then audio', [step.json, step.audio], 200, undefined, 2],
       ['zero bytes three times', [step.empty, step.empty, step.empty], 502, 'TTS_ERR_UPSTREAM_BAD_RESPONSE', 3],
       ['a truncated body then audio', [step.truncated, step.audio], 200, undefined, 2],
