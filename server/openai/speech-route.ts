@@ -5,6 +5,7 @@ import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction } from '../app-dependencies';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
+import { usageRecorder } from '../usage-recorder';
 import { checkSynthesisText } from '../validation/synthesis-text';
 import { sendSpeechEvents } from './send-sse';
 import type { SpeechBody } from './speech-schema';
@@ -21,6 +22,7 @@ export interface SpeechRouteOptions {
 /** Handler of POST /v1/audio/speech: the audio (or its SSE events) as it is made. */
 export function createSpeechRoute(options: SpeechRouteOptions) {
   const { accounts, stream, logger } = options;
+  const usage = usageRecorder(accounts, logger);
   return async function speech(request: Request, response: Response): Promise<void> {
     const body = request.body as SpeechBody;
     const characters = checkSynthesisText(body.input, 'input');
@@ -44,14 +46,16 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
           ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
         },
         { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) },
-      );
+      ).catch(async (error: unknown) => {
+        await usage.failed(account.id, body.model, error, requestId);
+        throw error;
+      });
       addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
-      const usage = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
-      const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, usage, logger) : await sendAudioStream(response, synthesis, logger);
+      const tokens = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
+      const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger);
       if (completed) {
-        await accounts.recordUsage(account.id, keyId, { model: body.model, characters, bytes: synthesis.progress.bytes }).catch((error: unknown) => {
-          logger.warn('usage not recorded', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
-        });
+        const { bytes, durationSeconds } = synthesis.progress;
+        await usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
       }
     } finally {
       disconnect.dispose();

@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
-import { isGatewayError, type AccountService, type UsageInput } from '../../core';
+import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisOutcome, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
+import { usageRecorder } from '../usage-recorder';
 import { checkSynthesisText } from '../validation/synthesis-text';
 
 export interface TtsRoutesOptions {
@@ -17,26 +18,11 @@ export interface TtsRoutesOptions {
   readonly publicBaseUrl?: string;
 }
 
-/**
- * Failures the usage counts as errors: the gateway's or the provider's (5xx, an upstream rate
- * limit). The client's own mistakes (unknown model, bad format) and cancellations are not.
- */
-export function countsAsUsageError(error: unknown): boolean {
-  return !isGatewayError(error) || error.status >= 500 || error.code === 'TTS_ERR_RATE_LIMITED';
-}
-
 /** Handlers of POST /api/v1/common/tts-sync (a stored file) and tts-stream (the audio as it is made). */
 export function createTtsRoutes(options: TtsRoutesOptions) {
   const { accounts, synthesize, stream, logger } = options;
   const fixedBase = options.publicBaseUrl?.replace(/\/+$/, '');
-  // Losing one usage row must not turn a synthesis (finished or failed) into another error.
-  const notRecorded = (requestId: string) => (error: unknown) => {
-    logger.warn('usage not recorded', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
-  };
-  const recordUsage = (accountId: string, keyId: string, usage: UsageInput, requestId: string) => accounts.recordUsage(accountId, keyId, usage).catch(notRecorded(requestId));
-  const recordFailure = async (accountId: string, model: string, error: unknown, requestId: string) => {
-    if (countsAsUsageError(error)) await accounts.recordFailedUsage(accountId, model).catch(notRecorded(requestId));
-  };
+  const usage = usageRecorder(accounts, logger);
 
   return {
     async synthesize(request: Request, response: Response): Promise<void> {
@@ -51,13 +37,13 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       try {
         outcome = await synthesize({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) });
       } catch (error) {
-        await recordFailure(account.id, model, error, requestId);
+        await usage.failed(account.id, model, error, requestId);
         throw error;
       } finally {
         disconnect.dispose();
       }
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: outcome.applied });
-      await recordUsage(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
+      await usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
       const base = fixedBase ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {
@@ -78,13 +64,13 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       try {
         const synthesis = await stream({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) }).catch(
           async (error: unknown) => {
-            await recordFailure(account.id, model, error, requestId);
+            await usage.failed(account.id, model, error, requestId);
             throw error;
           },
         );
         addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
         if (await sendAudioStream(response, synthesis, logger)) {
-          await recordUsage(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
+          await usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
         }
       } finally {
         disconnect.dispose();

@@ -128,7 +128,24 @@ describe('server /v1 (OpenAI-compatible)', () => {
         return original(accountId, keyId, usage);
       };
       await speech(SPEECH).expect(200);
-      expect(recorded).to.deep.equal([{ model: 'tts-1', characters: 11, bytes: 21 }]);
+      expect(recorded).to.deep.equal([{ model: 'tts-1', characters: 11, bytes: 21, audioSeconds: 1.5, cacheHit: false }]);
+    });
+
+    it('counts a failed synthesis as a usage error, and a client mistake not', async () => {
+      await testApp.close();
+      await start({
+        stream: async (synthesisRequest) => {
+          if (synthesisRequest.model === 'tts-9') throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', 'no such model');
+          throw new GatewayError('TTS_ERR_UPSTREAM', 'provider failed');
+        },
+      });
+      const failures: string[] = [];
+      testApp.accounts.recordFailedUsage = async (_accountId, model) => {
+        failures.push(model);
+      };
+      await speech(SPEECH).expect(502);
+      await speech({ ...SPEECH, model: 'tts-9' }).expect(404);
+      expect(failures).to.deep.equal(['tts-1']);
     });
 
     const invalid: [string, object, string | null][] = [

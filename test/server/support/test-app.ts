@@ -108,7 +108,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   // By default a stream sends the text's bytes in two pieces.
   const defaultStream: StreamFunction = async (synthesisRequest) => {
     const bytes = Buffer.from(`audio for ${synthesisRequest.text}`);
-    const progress = { bytes: 0 };
+    const progress = { bytes: 0, durationSeconds: 1.5 };
     async function* chunks() {
       for (const piece of [bytes.subarray(0, 4), bytes.subarray(4)]) {
         progress.bytes += piece.byteLength;
