@@ -1,44 +1,18 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioFormat, AudioStore, CacheStatus, LoginThrottle, SynthesisLimiter, SynthesisRequest, SynthesisStream, VoiceInfo } from '../core';
+import type { AccountService, AudioStore, LoginThrottle, SynthesisLimiter, SynthesisContext, SynthesisRequest, SynthesisResult, SynthesisStream, VoiceInfo } from '../core';
 
 /** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
 export type { SynthesisRequest };
 
-/** Who asks and how to stop: the signal aborts when the client disconnects. */
-export interface SynthesisContext {
-  readonly requestId: string;
-  readonly accountId: string;
-  readonly signal: AbortSignal;
-  /** False when the client sent `Cache-Control: no-store`: no cached answer, nothing remembered. */
-  readonly useCache: boolean;
-}
-
-/** What a synthesis produced: a file already saved in the AudioStore. */
-export interface SynthesisOutcome {
-  readonly fileName: string;
-  readonly size: number;
-  readonly format: AudioFormat;
-  /** How each setting was honoured, for the `X-TTS-Applied` header, e.g. `speed=native; pitch=dsp`. */
-  readonly applied: string;
-  readonly sampleRate?: number;
-  /** The provider instance that served the request, for the access log. */
-  readonly provider?: string;
-  /** The model and voice that served it, after aliases. */
-  readonly servedBy?: string;
-  /** The request had instructions that the model does not take (they were not sent). */
-  readonly instructionsIgnored?: boolean;
-  /** Whether the result cache answered: `X-TTS-Cache`. */
-  readonly cache?: CacheStatus;
-  /** Length of the audio, for the usage figures. */
-  readonly durationSeconds?: number;
-}
+/** Core's: who asks (the route always names the account) and how to stop. */
+export type { SynthesisContext, SynthesisResult };
 
 /** Synthesizes and stores one request; failures are GatewayErrors (404, 422, 429, 502, 503, 504). */
-export type SynthesizeFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisOutcome>;
+export type SynthesizeFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisResult>;
 
 /** Streams one request's audio as it is made; resolves once the first audio is ready. */
-export type StreamFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisStream & { readonly cache?: CacheStatus }>;
+export type StreamFunction = (request: SynthesisRequest, context: SynthesisContext) => Promise<SynthesisStream>;
 
 /** One served model (or alias) and who serves it, for OpenAI's model list. */
 export interface ModelEntry {

@@ -143,8 +143,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ...lists,
     limiter: container.resolve<SynthesisLimiter>(TOKENS.limiter),
     loginThrottle: container.resolve<LoginThrottle>(TOKENS.loginThrottle),
-    synthesize: (request, context) => cached.synthesize(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
-    stream: (request, context) => cached.stream(request, { requestId: context.requestId, signal: context.signal }, results.enabled && context.useCache),
+    synthesize: (request, context) => cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false }),
+    stream: (request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }),
     startedAt: Math.floor(Date.now() / 1000),
   });
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });

@@ -11,15 +11,7 @@ import {
 /** The catalog as the synthesis service sees it. */
 export function modelDirectory(catalog: Catalog): ModelDirectory {
   return {
-    resolve: (model) => {
-      const resolved = catalog.resolve(model);
-      return {
-        instanceId: resolved.instance.instanceId,
-        provider: resolved.provider,
-        providerModel: resolved.providerModelName,
-        capabilities: resolved.modelInfo.capabilities,
-      };
-    },
+    resolve: (model) => catalog.resolve(model),
     ensureVoice: async (model, voice, signal) => {
       await catalog.findVoice(model, voice, signal);
     },

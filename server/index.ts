@@ -4,7 +4,7 @@ export type {
   ListModelsFunction,
   ListVoicesFunction,
   SynthesisContext,
-  SynthesisOutcome,
+  SynthesisResult,
   SynthesisRequest,
   SynthesizeFunction,
 } from './app-dependencies';

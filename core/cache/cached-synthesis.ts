@@ -1,13 +1,10 @@
 import type { AudioFormat } from '../audio/audio-format';
-import type { PluginLogger } from '../plugin/contract';
+import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
-import type { SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
+import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
 import type { CachedResult, ResultCache } from './result-cache';
 import { resultCacheKey } from './result-cache-key';
-
-/** `hit`: no provider was called; `miss`: synthesized (and remembered); `bypass`: the client opted out. */
-export type CacheStatus = 'hit' | 'miss' | 'bypass';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
@@ -30,7 +27,7 @@ export interface CachedSynthesisOptions {
 const PIECE_BYTES = 64 * 1024;
 
 /**
- * Synthesis behind the result cache. A hit calls no provider: a file answer is a copy of the
+ * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is a copy of the
  * stored bytes under the requester's own new name (no account learns another's link), a stream
  * answer streams the stored bytes. Identical concurrent file requests share one synthesis.
  */
@@ -41,12 +38,12 @@ export class CachedSynthesis {
     private readonly synthesizer: Synthesizer,
     private readonly cache: ResultCache,
     private readonly storage: CacheStorage,
-    private readonly logger: PluginLogger,
+    private readonly logger: Logger,
     private readonly options: CachedSynthesisOptions,
   ) {}
 
-  async synthesize(request: SynthesisRequest, context: SynthesisContext, useCache: boolean): Promise<SynthesisResult & { cache: CacheStatus }> {
-    if (!useCache) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
+  async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
+    if (context.useCache === false) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
     const hit = await this.copyOfHit(key);
     if (hit) return hit;
@@ -68,8 +65,8 @@ export class CachedSynthesis {
     }
   }
 
-  async stream(request: SynthesisRequest, context: SynthesisContext, useCache: boolean): Promise<SynthesisStream & { cache: CacheStatus }> {
-    if (!useCache) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
+  async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
+    if (context.useCache === false) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
     await this.inFlight.get(key)?.catch(() => undefined);
     const cached = this.cache.get(key);

@@ -1,3 +1,3 @@
 export { ResultCache, type CachedResult, type ResultCacheOptions } from './result-cache';
 export { resultCacheKey } from './result-cache-key';
-export { CachedSynthesis, type CacheStatus, type CacheStorage, type CachedSynthesisOptions, type Synthesizer } from './cached-synthesis';
+export { CachedSynthesis, type CacheStorage, type CachedSynthesisOptions, type Synthesizer } from './cached-synthesis';

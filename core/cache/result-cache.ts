@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AudioFormat } from '../audio/audio-format';
+import type { AppliedPlan } from '../synthesis/synthesis-plan';
 
 /** What the cache remembers of a finished synthesis: where its bytes are and how it was made. */
 export interface CachedResult {
@@ -8,7 +9,7 @@ export interface CachedResult {
   readonly size: number;
   readonly format: AudioFormat;
   readonly sampleRate?: number;
-  readonly applied: string;
+  readonly applied: AppliedPlan;
   readonly provider: string;
   readonly servedBy: string;
   readonly instructionsIgnored: boolean;

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../http';
-import type { PluginLogger } from '../plugin/contract';
+import type { Logger } from '../plugin/contract';
 import type { LoadedProvider } from '../plugin/plugin-loader';
 import type { Catalog } from './catalog';
 
@@ -10,7 +10,7 @@ export interface BackgroundRelistingOptions {
   readonly maxDelayMs: number;
   /** Deadline of one listing call; default 30 s. */
   readonly timeoutMs?: number;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
   /** Source of the jitter; tests pass a fixed one. */
   readonly random?: () => number;
 }

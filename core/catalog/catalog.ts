@@ -1,6 +1,5 @@
 import { gatewayError, isGatewayError } from '../errors';
-import type { ModelInfo, PluginLogger, TtsProvider, VoiceInfo } from '../plugin/contract';
-import { assertNoModelClashes } from '../plugin/model-clashes';
+import type { ModelInfo, Logger, TtsProvider, VoiceInfo } from '../plugin/contract';
 import type { LoadedProvider } from '../plugin/plugin-loader';
 import type { ModelSelection } from '../plugin/select-models';
 import { VoiceListCache } from './voice-list-cache';
@@ -18,7 +17,7 @@ export interface ResolvedModel {
 export interface CatalogOptions {
   /** How long a voice list stays fresh. */
   readonly voiceTtlMs: number;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
   /** Clock in milliseconds; tests pass a fake one. */
   readonly now?: () => number;
   /** A voice miss refreshes the list only when it is older than this; default 10 s. */
@@ -45,10 +44,10 @@ export class Catalog {
   private sortedNames: readonly string[] = [];
   private instances: readonly LoadedProvider[];
   private readonly voiceLists: VoiceListCache;
-  private readonly logger: PluginLogger;
+  private readonly logger: Logger;
 
+  /** `providers` come from loadProviders, which has refused clashing model names already. */
   constructor(providers: readonly LoadedProvider[], options: CatalogOptions) {
-    assertNoModelClashes(providers);
     this.instances = [...providers].sort((left, right) => compareText(left.instanceId, right.instanceId));
     this.logger = options.logger;
     this.index();

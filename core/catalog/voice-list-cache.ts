@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { PluginLogger, VoiceInfo } from '../plugin/contract';
+import type { Logger, VoiceInfo } from '../plugin/contract';
 import { redactSecrets } from '../http';
 
 export interface VoiceListCacheOptions {
@@ -11,7 +11,7 @@ export interface VoiceListCacheOptions {
   readonly retryAfterFailureMs: number;
   readonly maxEntries: number;
   readonly now: () => number;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
 }
 
 interface Entry {

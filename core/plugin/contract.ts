@@ -35,6 +35,12 @@ export interface ModelCapabilities {
   readonly instructions?: boolean;
 }
 
+/**
+ * What a catalog model name may be: safe in a URL path segment without escaping. The config
+ * schema (config/schema.ts, which does not import core) writes the same pattern.
+ */
+export const MODEL_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:~-]*$';
+
 /** One model as a provider declares it. */
 export interface ModelInfo {
   /** Unique in the catalog and safe in a URL path segment. */
@@ -127,19 +133,22 @@ export interface TtsProvider {
   close?(): Promise<void>;
 }
 
-/** Minimal structured logger handed to plugins (winston satisfies it). */
-export interface PluginLogger {
+/** The minimal structured logger core and plugins log through (winston satisfies it). */
+export interface Logger {
   debug(message: string, meta?: Record<string, unknown>): void;
   info(message: string, meta?: Record<string, unknown>): void;
   warn(message: string, meta?: Record<string, unknown>): void;
   error(message: string, meta?: Record<string, unknown>): void;
 }
 
+/** @deprecated The earlier name of `Logger`, kept so plugins written against it still compile. */
+export type PluginLogger = Logger;
+
 /** What the gateway gives a plugin when it creates a provider. */
 export interface PluginContext {
   /** The instance id from the config (defaults to the plugin id). */
   readonly instanceId: string;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
   /** Injectable fetch: tests and middleware stand in for the network here. */
   readonly fetch: typeof fetch;
   /** Aborted when the gateway shuts down. */

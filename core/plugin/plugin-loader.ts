@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { ProviderEntry } from '../../config/types';
 import { redactSecrets } from '../http';
 import { checkPluginShape, pluginExport } from './check-plugin-shape';
-import type { ModelInfo, PluginContext, PluginLogger, TtsPlugin, TtsProvider } from './contract';
+import type { ModelInfo, PluginContext, Logger, TtsPlugin, TtsProvider } from './contract';
 import { assertNoModelClashes } from './model-clashes';
 import { PluginLoadError } from './plugin-load-error';
 import { resolvePluginModule } from './resolve-plugin-module';
@@ -32,7 +32,7 @@ export interface LoadProvidersOptions {
   readonly builtInDirectory: string;
   /** The config file's folder: plugin paths are relative to it, packages are looked up from it. */
   readonly configDirectory: string;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
   readonly fetch: typeof fetch;
   /** Aborted when the gateway shuts down. */
   readonly signal: AbortSignal;
@@ -96,7 +96,7 @@ function assertUniqueInstanceIds(prepared: readonly PreparedEntry[]): void {
   }
 }
 
-function instanceLogger(logger: PluginLogger, instanceId: string): PluginLogger {
+function instanceLogger(logger: Logger, instanceId: string): Logger {
   const withProvider = (meta?: Record<string, unknown>) => ({ provider: instanceId, ...meta });
   return {
     debug: (message, meta) => logger.debug(message, withProvider(meta)),
@@ -151,7 +151,7 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
   return { instanceId, pluginId: plugin.id, provider, configPath, ...selection, relist };
 }
 
-async function closeAll(loaded: readonly LoadedProvider[], logger: PluginLogger): Promise<void> {
+async function closeAll(loaded: readonly LoadedProvider[], logger: Logger): Promise<void> {
   for (const { provider, instanceId } of loaded) {
     try {
       await provider.close?.();

@@ -1,7 +1,8 @@
-import type { ModelInfo, PluginLogger } from './contract';
+import { MODEL_NAME_PATTERN } from './contract';
+import type { ModelInfo, Logger } from './contract';
 
 /** Catalog names appear in URL paths (`/tools/voices/{model}`). */
-const SAFE_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:~-]*$/;
+const SAFE_MODEL_NAME = new RegExp(MODEL_NAME_PATTERN);
 
 export interface ModelSelection {
   /** Models as the catalog shows them (renamed). */
@@ -21,7 +22,7 @@ export interface ModelSelectionRules {
  * Applies an entry's `models:` filter, then `rename:`. A name the filter or rename gives that
  * the provider does not offer is logged, not fatal: dynamic model lists change over time.
  */
-export function selectModels(offered: readonly ModelInfo[], rules: ModelSelectionRules, logger: PluginLogger, where: string): ModelSelection {
+export function selectModels(offered: readonly ModelInfo[], rules: ModelSelectionRules, logger: Logger, where: string): ModelSelection {
   const offeredNames = new Set(offered.map((model) => model.name));
   for (const name of [...(rules.models ?? []), ...Object.keys(rules.rename ?? {})]) {
     if (!offeredNames.has(name)) logger.warn(`${where} names model "${name}", which the provider does not offer`, { offered: [...offeredNames] });

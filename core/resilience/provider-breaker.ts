@@ -1,6 +1,6 @@
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { gatewayError, type GatewayError } from '../errors';
-import type { PluginLogger } from '../plugin/contract';
+import type { Logger } from '../plugin/contract';
 import { isTransientFailure } from './transient-failure';
 
 /** `closed`: calls go through; `open`: they fail fast; `half-open`: one trial call is running. */
@@ -32,7 +32,7 @@ export class ProviderBreaker {
   constructor(
     private readonly instanceId: string,
     private readonly settings: BreakerSettings,
-    logger: PluginLogger,
+    logger: Logger,
   ) {
     this.policy = circuitBreaker(handleWhen(isTransientFailure), {
       halfOpenAfter: settings.halfOpenAfterMs,

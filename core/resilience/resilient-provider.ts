@@ -1,6 +1,6 @@
 import { ConstantBackoff, handleType, retry, type RetryPolicy } from 'cockatiel';
 import type { ResiliencePolicy } from '../../config/types';
-import type { ModelInfo, PluginLogger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
+import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
 import { abortedByDeadline, deadlineError, pause, untilAborted } from './deadline';
 import { withFirstChunk } from './first-chunk';
@@ -11,7 +11,7 @@ import { isTransientFailure } from './transient-failure';
 export interface ResilientProviderOptions {
   readonly instanceId: string;
   readonly policy: ResiliencePolicy;
-  readonly logger: PluginLogger;
+  readonly logger: Logger;
   /** Deadline of a request that carries none, in milliseconds from its start (`synthesis.timeout`). */
   readonly defaultTimeoutMs: number;
   /** Source of the backoff jitter; tests pass a fixed one. */

@@ -2,7 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { readWavInfo } from '../audio/decode/wav-decoder';
 import { sniffAudioFormat } from '../audio';
 import { GatewayError } from '../errors';
-import type { PluginLogger, ProviderAudio } from '../plugin/contract';
+import type { Logger, ProviderAudio } from '../plugin/contract';
 import type { AudioChunk } from './ports';
 
 /** Containers whose signature cannot be raw samples by chance; a bare MPEG/ADTS sync can. */
@@ -84,7 +84,7 @@ function looksLikeJson(bytes: Uint8Array): boolean {
  * The checked audio as a chunk for the pipeline; what the check found out is logged (the retry
  * layer has usually checked already, and then there is nothing new to say).
  */
-export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: PluginLogger): AudioChunk {
+export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: Logger): AudioChunk {
   const checked = checkedProviderAudio(instanceId, audio);
   if (checked.format !== audio.format || checked.audio !== audio.audio) {
     logger.warn('provider audio is not what its label says', { provider: instanceId, labelled: audio.format, actual: checked.format });

@@ -1,19 +1,10 @@
 import type { AudioFormat } from '../audio/audio-format';
-import type { ModelCapabilities, TtsProvider } from '../plugin/contract';
-
-/** A catalog model resolved to the provider instance that serves it. */
-export interface ServedModel {
-  readonly instanceId: string;
-  readonly provider: TtsProvider;
-  /** The provider's own name for the model (the catalog may rename it). */
-  readonly providerModel: string;
-  readonly capabilities: ModelCapabilities;
-}
+import type { ResolvedModel } from '../catalog/catalog';
 
 /** What the synthesis service needs from the catalog. */
 export interface ModelDirectory {
   /** Throws TTS_ERR_MODEL_NOT_FOUND for an unknown model. */
-  resolve(model: string): ServedModel | Promise<ServedModel>;
+  resolve(model: string): ResolvedModel | Promise<ResolvedModel>;
   /** Throws TTS_ERR_VOICE_NOT_FOUND when the voice is not the model's (after one refresh). */
   ensureVoice(model: string, voice: string, signal?: AbortSignal): Promise<void>;
 }

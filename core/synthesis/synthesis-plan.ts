@@ -95,9 +95,13 @@ function aacNeedsFfmpeg(): GatewayError {
   });
 }
 
-/** The `X-TTS-Applied` header value, e.g. `speed=native; pitch=dsp; volume=default; format=transcoded; chunks=3`. */
-export function describePlan(plan: SynthesisPlan): string {
-  const parts = ADJUSTMENTS.map((adjustment) => `${adjustment}=${plan.appliedBy[adjustment]}`);
-  parts.push(`format=${plan.formatBy}`, `chunks=${plan.chunks.length}`);
-  return parts.join('; ');
+/** Who applied each setting and the format, and in how many provider calls (`X-TTS-Applied`). */
+export interface AppliedPlan extends Readonly<Record<Adjustment, AppliedBy>> {
+  readonly format: 'native' | 'transcoded';
+  readonly chunks: number;
+}
+
+/** What a plan means for the client: who applied what. */
+export function appliedOf(plan: SynthesisPlan): AppliedPlan {
+  return { ...plan.appliedBy, format: plan.formatBy, chunks: plan.chunks.length };
 }

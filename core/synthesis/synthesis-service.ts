@@ -1,14 +1,15 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, isGatewayError } from '../errors';
-import type { PluginLogger } from '../plugin/contract';
+import type { Logger } from '../plugin/contract';
+import type { ResolvedModel } from '../catalog/catalog';
 import type { ProviderSynthesisRequest } from '../plugin/contract';
 import { audioDurationSeconds } from './audio-duration';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget, ServedModel } from './ports';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget } from './ports';
 import { splitForStreaming } from './stream-chunks';
-import { describePlan, planSynthesis, type SynthesisPlan } from './synthesis-plan';
+import { appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
 /** Chunks a stream synthesizes ahead of the one being sent: enough to hide a call's latency. */
@@ -21,19 +22,27 @@ export interface SynthesisServiceOptions {
   readonly timeoutMs: number;
 }
 
+/** Who asks and how to stop. */
 export interface SynthesisContext {
   readonly requestId: string;
   /** Aborted when the client goes away. */
   readonly signal?: AbortSignal;
+  /** The account asking, for the server's limits and usage. */
+  readonly accountId?: string;
+  /** False when the client opted out of the result cache (`Cache-Control: no-store`). */
+  readonly useCache?: boolean;
 }
+
+/** `hit`: no provider was called; `miss`: synthesized (and remembered); `bypass`: the client opted out. */
+export type CacheStatus = 'hit' | 'miss' | 'bypass';
 
 export interface SynthesisResult {
   readonly fileName: string;
   readonly size: number;
   readonly format: AudioFormat;
   readonly sampleRate?: number;
-  /** The `X-TTS-Applied` value: who applied speed, pitch, volume and the format. */
-  readonly applied: string;
+  /** Who applied speed, pitch, volume and the format (the server writes it as `X-TTS-Applied`). */
+  readonly applied: AppliedPlan;
   /** The provider instance that served the request. */
   readonly provider: string;
   /** The model and voice that served it, after aliases: `espeak-ng/en-us`. */
@@ -42,6 +51,8 @@ export interface SynthesisResult {
   readonly instructionsIgnored: boolean;
   /** Length of the stored audio, read from its headers; absent when they cannot tell. */
   readonly durationSeconds?: number;
+  /** Whether the result cache answered (`X-TTS-Cache`); absent where no cache is in front. */
+  readonly cache?: CacheStatus;
 }
 
 /** A synthesis being streamed: what it is, and its encoded audio as it is made. */
@@ -55,7 +66,7 @@ export interface SynthesisStream extends Omit<SynthesisResult, 'fileName' | 'siz
 /** One request after aliases: the served model and voice, and how the service will call it. */
 interface Prepared {
   readonly request: SynthesisRequest;
-  readonly resolved: ServedModel;
+  readonly resolved: ResolvedModel;
   readonly servedBy: string;
   readonly instructions?: string;
   readonly instructionsIgnored: boolean;
@@ -70,7 +81,7 @@ export class SynthesisService {
     private readonly directory: ModelDirectory,
     private readonly audioEngine: AudioEngine,
     private readonly audioSink: AudioSink,
-    private readonly logger: PluginLogger,
+    private readonly logger: Logger,
     private readonly options: SynthesisServiceOptions,
     private readonly routes?: ModelRoutes,
   ) {}
@@ -84,7 +95,7 @@ export class SynthesisService {
       return await this.withFallback(request, context.requestId, signal, async (target) => {
         const prepared = await this.prepare(request, target, signal);
         const plan = this.plan(prepared);
-        const applied = describePlan(plan);
+        const applied = appliedOf(plan);
         this.logPlan(prepared, applied, context.requestId);
         const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal, deadlineAt);
         const output = await this.finish(plan, chunks, prepared.request, signal);
@@ -122,7 +133,7 @@ export class SynthesisService {
     try {
       const prepared = await this.prepare(request, target, startSignal);
       const plan = this.streamPlan(prepared);
-      const applied = describePlan(plan);
+      const applied = appliedOf(plan);
       this.logPlan(prepared, applied, context.requestId);
       pieces = audioPieces({
         plan,
@@ -132,7 +143,7 @@ export class SynthesisService {
         lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
         callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel])),
         openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
-        provider: prepared.resolved.instanceId,
+        provider: prepared.resolved.instance.instanceId,
         signal,
         progress,
       });
@@ -168,7 +179,7 @@ export class SynthesisService {
     const servedRequest = { ...request, model: served.model, voice: served.voice };
     const resolved = await this.directory.resolve(served.model);
     await this.directory.ensureVoice(served.model, served.voice, signal);
-    const takesInstructions = resolved.capabilities.instructions === true;
+    const takesInstructions = resolved.modelInfo.capabilities.instructions === true;
     return {
       request: servedRequest,
       resolved,
@@ -179,7 +190,7 @@ export class SynthesisService {
   }
 
   private plan(prepared: Prepared): SynthesisPlan {
-    return planSynthesis(prepared.request, prepared.resolved.capabilities, this.codecs());
+    return planSynthesis(prepared.request, prepared.resolved.modelInfo.capabilities, this.codecs());
   }
 
   /**
@@ -189,7 +200,7 @@ export class SynthesisService {
   private streamPlan(prepared: Prepared): SynthesisPlan {
     const whole = this.plan(prepared);
     if (prepared.resolved.provider.synthesizeStream && !whole.needsAudioProcessing) return whole;
-    return planSynthesis(prepared.request, prepared.resolved.capabilities, this.codecs(), { split: splitForStreaming });
+    return planSynthesis(prepared.request, prepared.resolved.modelInfo.capabilities, this.codecs(), { split: splitForStreaming });
   }
 
   private codecs() {
@@ -210,7 +221,7 @@ export class SynthesisService {
   private providerRequest(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, deadline?: number): ProviderSynthesisRequest {
     const { resolved, request } = prepared;
     return {
-      model: resolved.providerModel,
+      model: resolved.providerModelName,
       voice: request.voice,
       text,
       format: plan.providerFormat,
@@ -229,7 +240,7 @@ export class SynthesisService {
     try {
       const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt));
       this.logWarnings(audio.warnings, prepared, requestId);
-      return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
+      return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
     } catch (error) {
       throw this.explain(error, undefined, deadline);
     }
@@ -242,7 +253,7 @@ export class SynthesisService {
       try {
         const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal, deadline));
         this.logWarnings(audio.warnings, prepared, requestId);
-        return checkProviderAudio(prepared.resolved.instanceId, audio, this.logger);
+        return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
       } catch (error) {
         failFast.abort(error);
         throw error;
@@ -250,22 +261,22 @@ export class SynthesisService {
     });
   }
 
-  private describe(prepared: Prepared, applied: string) {
+  private describe(prepared: Prepared, applied: AppliedPlan) {
     return {
       format: prepared.request.format,
       applied,
-      provider: prepared.resolved.instanceId,
+      provider: prepared.resolved.instance.instanceId,
       servedBy: prepared.servedBy,
       instructionsIgnored: prepared.instructionsIgnored,
     };
   }
 
-  private logPlan(prepared: Prepared, applied: string, requestId: string): void {
-    this.logger.info('synthesis planned', { requestId, model: prepared.request.model, provider: prepared.resolved.instanceId, applied });
+  private logPlan(prepared: Prepared, applied: AppliedPlan, requestId: string): void {
+    this.logger.info('synthesis planned', { requestId, model: prepared.request.model, provider: prepared.resolved.instance.instanceId, applied });
   }
 
   private logWarnings(warnings: readonly string[], prepared: Prepared, requestId: string): void {
-    if (warnings.length > 0) this.logger.warn('provider could not honour every setting', { requestId, provider: prepared.resolved.instanceId, warnings });
+    if (warnings.length > 0) this.logger.warn('provider could not honour every setting', { requestId, provider: prepared.resolved.instance.instanceId, warnings });
   }
 
   private explainer(clientSignal: AbortSignal | undefined): (error: unknown) => unknown {

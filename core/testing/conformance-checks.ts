@@ -2,7 +2,9 @@ import Ajv from 'ajv';
 import { AUDIO_FORMATS } from '../audio/audio-format';
 import { sniffAudioFormat } from '../audio';
 import { isGatewayError, type GatewayError } from '../errors';
-import type { ModelInfo, NumberRange, PluginContext, TtsPlugin, TtsProvider, VoiceInfo } from '../plugin/contract';
+import { MODEL_NAME_PATTERN, type ModelInfo, type NumberRange, type PluginContext, type TtsPlugin, type TtsProvider, type VoiceInfo } from '../plugin/contract';
+import { checkPluginShape } from '../plugin/check-plugin-shape';
+import { MULTIPLIER_RANGE } from '../synthesis/synthesis-request';
 
 /** A check failure with a message that names the plugin's broken promise. */
 export class ConformanceFailure extends Error {}
@@ -12,13 +14,12 @@ export function ensure(condition: unknown, message: string): asserts condition {
 }
 
 const BCP47 = /^[a-zA-Z]{2,3}(-[a-zA-Z]{3}){0,3}(-[a-zA-Z]{4})?(-([a-zA-Z]{2}|[0-9]{3}))?(-([a-zA-Z0-9]{5,8}|[0-9][a-zA-Z0-9]{3}))*(-x(-[a-zA-Z0-9]{1,8})+)?$/;
-const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const MODEL_NAME = new RegExp(MODEL_NAME_PATTERN);
 const VOICE_FIELDS = ['description', 'gender', 'language', 'voiceId', 'voiceName'];
 
-export function checkPluginShape<Options>(plugin: TtsPlugin<Options>, options: Options): void {
-  ensure(plugin.contract === 'tts-gateway.plugin/v1', `contract must be 'tts-gateway.plugin/v1', found ${String(plugin.contract)}`);
-  ensure(typeof plugin.id === 'string' && plugin.id.length > 0, 'id must be a non-empty string');
-  ensure(typeof plugin.create === 'function', 'create must be a function');
+/** The loader's own shape check, then the test options against the plugin's schema. */
+export function checkPluginAndOptions<Options>(plugin: TtsPlugin<Options>, options: Options): void {
+  checkPluginShape(plugin, `"${String(plugin.id)}"`, 'the conformance run');
   const validate = new Ajv({ strict: false, useDefaults: true, allErrors: true }).compile(plugin.optionsSchema);
   ensure(validate(structuredClone(options)), `the test options fail the plugin's own schema: ${JSON.stringify(validate.errors)}`);
 }
@@ -48,7 +49,7 @@ export function checkVoices(model: string, voices: readonly VoiceInfo[]): void {
   }
 }
 
-/** The native ranges a model declares, clipped to the gateway's 0.5..2.0. */
+/** The native ranges a model declares, clipped to the gateway's own range (MULTIPLIER_RANGE). */
 export function nativeRanges(model: ModelInfo): [string, NumberRange][] {
   const ranges: [string, NumberRange | undefined][] = [
     ['speed', model.capabilities.speed],
@@ -57,7 +58,7 @@ export function nativeRanges(model: ModelInfo): [string, NumberRange][] {
   ];
   return ranges
     .filter((entry): entry is [string, NumberRange] => entry[1] !== undefined)
-    .map(([name, range]) => [name, { min: Math.max(0.5, range.min), max: Math.min(2, range.max) }]);
+    .map(([name, range]) => [name, { min: Math.max(MULTIPLIER_RANGE.min, range.min), max: Math.min(MULTIPLIER_RANGE.max, range.max) }]);
 }
 
 export function checkAudio(model: string, format: string, audio: { audio: Uint8Array; format: string; sampleRate?: number }): void {

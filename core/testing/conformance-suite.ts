@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import type { ModelInfo, ProviderSynthesisRequest, TtsProvider } from '../plugin/contract';
 import type { ConformanceGroupName, ConformanceOptions } from './conformance-options';
-import { checkAudio, checkModel, checkPluginShape, checkVoices, createProvider, ensure, expectGatewayError, nativeRanges } from './conformance-checks';
+import { checkAudio, checkModel, checkPluginAndOptions, checkVoices, createProvider, ensure, expectGatewayError, nativeRanges } from './conformance-checks';
 import { failingFetches } from './failing-fetches';
 
 /** What one check found: it passed, or it did not apply to this plugin (and why). */
@@ -188,7 +188,7 @@ export function conformanceSuite<Options>(options: ConformanceOptions<Options>):
     name: `conformance: plugin ${plugin.id}`,
     groups: groups.filter((group) => options.groups?.[group.name] !== false),
     setUp: async () => {
-      checkPluginShape(plugin, options.options);
+      checkPluginAndOptions(plugin, options.options);
       provider = await createProvider(plugin, options.options, options.fetch);
       await provider.warmUp?.();
       models = await provider.models();

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, isGatewayError, type AudioFormat, type ModelInfo, type NumberRange, type PluginLogger } from '../../core';
+import { badUpstreamResponse, isGatewayError, type AudioFormat, type ModelInfo, type NumberRange, type Logger } from '../../core';
 import type { ElevenLabsClient } from './client';
 import { PROVIDER } from './errors';
 
@@ -84,7 +84,7 @@ function isTransient(error: unknown): error is Error {
  * unreachable (timeout, connection, 5xx) the bundled list keeps the catalog usable; a
  * credentials or shape problem is raised so that it is seen.
  */
-export async function listModels(client: ElevenLabsClient, configured: readonly string[] | undefined, logger: PluginLogger, signal?: AbortSignal): Promise<ModelInfo[]> {
+export async function listModels(client: ElevenLabsClient, configured: readonly string[] | undefined, logger: Logger, signal?: AbortSignal): Promise<ModelInfo[]> {
   if (configured) return configured.map((modelId) => toModelInfo(modelId));
   try {
     return await fetchModels(client, signal);

@@ -7,7 +7,7 @@ import type { OpenAiCompatibleOptions } from './options-schema';
 const OPENAI_SPEECH_IDS = ['tts-1', 'tts-1-hd'];
 
 /** One served model: the gateway's URL-safe name and the id the server knows. */
-export interface ServedModel {
+export interface UpstreamModel {
   readonly name: string;
   readonly upstreamId: string;
 }
@@ -27,12 +27,12 @@ export function capabilitiesOf(options: OpenAiCompatibleOptions): ModelCapabilit
   };
 }
 
-export function toModelInfo(model: ServedModel, options: OpenAiCompatibleOptions): ModelInfo {
+export function toModelInfo(model: UpstreamModel, options: OpenAiCompatibleOptions): ModelInfo {
   return { name: model.name, description: `${model.upstreamId} on ${options.baseUrl}`, capabilities: capabilitiesOf(options) };
 }
 
-export function serve(upstreamIds: readonly string[], prefix?: string): ServedModel[] {
-  const served = new Map<string, ServedModel>();
+export function serve(upstreamIds: readonly string[], prefix?: string): UpstreamModel[] {
+  const served = new Map<string, UpstreamModel>();
   for (const upstreamId of upstreamIds) {
     const name = gatewayModelName(upstreamId, prefix);
     if (name.length > 0 && !served.has(name)) served.set(name, { name, upstreamId });
@@ -53,7 +53,7 @@ export function modelPatternOf(options: OpenAiCompatibleOptions): RegExp {
  * The configured model ids, else the speech models of `GET /v1/models` (ids matching
  * `modelPattern`), else — when the server has no such endpoint (404) — `tts-1` and `tts-1-hd`.
  */
-export async function listServedModels(client: CompatibleClient, options: OpenAiCompatibleOptions, signal?: AbortSignal): Promise<ServedModel[]> {
+export async function listServedModels(client: CompatibleClient, options: OpenAiCompatibleOptions, signal?: AbortSignal): Promise<UpstreamModel[]> {
   if (options.models) return serve(options.models, options.modelPrefix);
   let listing: { data?: unknown };
   try {

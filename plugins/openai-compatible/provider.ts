@@ -1,6 +1,6 @@
 import type { ModelInfo, PluginContext, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
 import { CompatibleClient, providerName } from './client';
-import { listServedModels, modelPatternOf, serve, toModelInfo, type ServedModel } from './models';
+import { listServedModels, modelPatternOf, serve, toModelInfo, type UpstreamModel } from './models';
 import type { OpenAiCompatibleOptions } from './options-schema';
 import { buildSpeechBody } from './request-body';
 import { listVoices } from './voices';
@@ -46,7 +46,7 @@ export class OpenAiCompatibleProvider implements TtsProvider {
     return { format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.pcmSampleRate } : {}) };
   }
 
-  private remember(served: readonly ServedModel[]): void {
+  private remember(served: readonly UpstreamModel[]): void {
     for (const model of served) this.upstreamIds.set(model.name, model.upstreamId);
   }
 

@@ -21,7 +21,7 @@ const event = (payload: object): string => `data: ${JSON.stringify(payload)}\n\n
  * then `speech.audio.done` with the usage. A failure after the stream began is an `error`
  * event, after which the stream ends.
  */
-export async function sendSpeechEvents(response: Response, stream: SynthesisStream & { cache?: string }, usage: () => SpeechUsage, logger: Logger): Promise<boolean> {
+export async function sendSpeechEvents(response: Response, stream: SynthesisStream, usage: () => SpeechUsage, logger: Logger): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');

@@ -5,6 +5,7 @@ import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction } from '../app-dependencies';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
+import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
 import { checkSynthesisText } from '../validation/synthesis-text';
 import { sendSpeechEvents } from './send-sse';
@@ -50,7 +51,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
         await usage.failed(account.id, body.model, error, requestId);
         throw error;
       });
-      addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
+      addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
       const tokens = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
       const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger);
       if (completed) {

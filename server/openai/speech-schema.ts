@@ -1,8 +1,9 @@
 import type { SchemaObject } from 'ajv';
-import { AUDIO_FORMATS } from '../../core';
+import { AUDIO_FORMATS, MULTIPLIER_RANGE } from '../../core';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 };
-const multiplier = { type: 'number', minimum: 0.5, maximum: 2.0, default: 1.0 };
+/** The gateway's one range for speed, pitch and volume multipliers. */
+const multiplier = { type: 'number', minimum: MULTIPLIER_RANGE.min, maximum: MULTIPLIER_RANGE.max, default: 1.0 };
 
 /**
  * POST /v1/audio/speech: OpenAI's body, plus the gateway's `pitch` and `volume` as documented

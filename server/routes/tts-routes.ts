@@ -2,10 +2,11 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
-import type { StreamFunction, SynthesisOutcome, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
+import type { StreamFunction, SynthesisResult, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
 import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
+import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
 import { checkSynthesisText } from '../validation/synthesis-text';
 
@@ -33,7 +34,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const disconnect = abortOnDisconnect(response);
       const { model, text, voice, speed, pitch, volume, format } = body;
       addAccessLogFields(response, { model, format, textLength: characters });
-      let outcome: SynthesisOutcome;
+      let outcome: SynthesisResult;
       try {
         outcome = await synthesize({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) });
       } catch (error) {
@@ -42,7 +43,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       } finally {
         disconnect.dispose();
       }
-      addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: outcome.applied });
+      addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
       await usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
       const base = fixedBase ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
       setSynthesisHeaders(response, outcome);
@@ -68,7 +69,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
             throw error;
           },
         );
-        addAccessLogFields(response, { provider: synthesis.provider, applied: synthesis.applied });
+        addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
         if (await sendAudioStream(response, synthesis, logger)) {
           await usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
         }

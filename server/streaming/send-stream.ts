@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
-import { CONTENT_TYPES, type SynthesisStream } from '../../core';
+import { CONTENT_TYPES, type SynthesisResult, type SynthesisStream } from '../../core';
+import { formatApplied } from './applied-header';
 import { toGatewayError } from '../middleware/translate-error';
 import { addAccessLogFields, requestIdOf } from '../request-context';
 import { writeWithBackpressure } from './write-with-backpressure';
@@ -9,8 +10,8 @@ import { writeWithBackpressure } from './write-with-backpressure';
 export const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
 
 /** The gateway's facts about a synthesis, sent with every synthesis answer. */
-export function setSynthesisHeaders(response: Response, facts: { applied: string; servedBy?: string; instructionsIgnored?: boolean; cache?: string }): void {
-  response.setHeader('X-TTS-Applied', headerSafe(facts.applied));
+export function setSynthesisHeaders(response: Response, facts: Pick<SynthesisResult, 'applied' | 'servedBy' | 'instructionsIgnored' | 'cache'>): void {
+  response.setHeader('X-TTS-Applied', formatApplied(facts.applied));
   if (facts.cache) response.setHeader('X-TTS-Cache', facts.cache === 'hit' ? 'hit' : 'miss');
   if (facts.servedBy) response.setHeader('X-TTS-Served-By', headerSafe(facts.servedBy));
   if (facts.instructionsIgnored) response.setHeader('X-TTS-Instructions', 'ignored; the model takes no instructions');
@@ -32,7 +33,7 @@ export function streamContentType(stream: SynthesisStream): string {
  * error answer any more: it is logged and the connection is cut, so the client sees a broken
  * transfer rather than a clean end that looks like success.
  */
-export async function sendAudioStream(response: Response, stream: SynthesisStream & { cache?: string }, logger: Logger): Promise<boolean> {
+export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
   response.setHeader('Content-Type', streamContentType(stream));

@@ -1,7 +1,8 @@
 import type { SchemaObject } from 'ajv';
-import { AUDIO_FORMATS } from '../../core';
+import { AUDIO_FORMATS, MULTIPLIER_RANGE } from '../../core';
 
-const multiplier = { type: 'number', minimum: 0.5, maximum: 2.0, default: 1.0 };
+/** The gateway's one range for speed, pitch and volume multipliers. */
+const multiplier = { type: 'number', minimum: MULTIPLIER_RANGE.min, maximum: MULTIPLIER_RANGE.max, default: 1.0 };
 
 /** POST /api/v1/common/tts-sync. `text` length and blankness are checked by `checkSynthesisText`. */
 export const TTS_SYNC_SCHEMA: SchemaObject = {

@@ -1,7 +1,5 @@
-import { GatewayError } from '../../core';
+import { GatewayError, MAX_TEXT_CODE_POINTS } from '../../core';
 
-/** The spec's limit, in Unicode code points (an emoji is one character, not two UTF-16 units). */
-export const MAX_TEXT_CODE_POINTS = 10_000;
 
 /** Checks `text` is 1..10,000 code points and not only whitespace; returns its length. `field` names it in errors. */
 export function checkSynthesisText(text: string, field = 'text'): number {

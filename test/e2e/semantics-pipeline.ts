@@ -13,7 +13,7 @@ import {
   type AudioSink,
   type LoadedProvider,
   type ModelInfo,
-  type PluginLogger,
+  type Logger,
   type ProviderAudio,
   type ProviderSynthesisRequest,
   type SynthesisRequest,
@@ -25,7 +25,7 @@ import { audioEngine, modelDirectory } from '../../server/gateway-adapters';
 import type { SentSynthesis } from './outgoing-requests';
 
 const quiet = (): void => undefined;
-export const QUIET_LOGGER: PluginLogger = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+export const QUIET_LOGGER: Logger = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 
 /** The built plugins next to the compiled tests (dist/plugins). */
 const BUILT_IN_PLUGINS = join(__dirname, '..', '..', 'plugins');

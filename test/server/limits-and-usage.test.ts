@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { appliedPlan } from '../support/applied-plan';
 import request from 'supertest';
 import { GatewayError } from '../../core';
 import { buildTestApp, expectErrorEnvelope, type TestApp } from './support/test-app';
@@ -20,7 +21,7 @@ describe('server limits: requests per minute and characters per day', () => {
       synthesize: async (synthesisRequest) => {
         if (failNext) throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider failed');
         const saved = await testApp.audioStore.save(Buffer.from('audio'), synthesisRequest.format);
-        return { ...saved, format: synthesisRequest.format, applied: 'speed=default' };
+        return { ...saved, format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false };
       },
     });
     ({ apiKey } = await testApp.register());
@@ -82,7 +83,7 @@ describe('server GET /api/v1/usage', () => {
       synthesize: async (synthesisRequest) => {
         if (fail) throw new GatewayError('TTS_ERR_TIMEOUT', 'too slow');
         const saved = await testApp.audioStore.save(Buffer.from('audio'), synthesisRequest.format);
-        return { ...saved, format: synthesisRequest.format, applied: 'speed=default', durationSeconds: 1.25 };
+        return { ...saved, format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, durationSeconds: 1.25 };
       },
     });
     const { apiKey } = await testApp.register();

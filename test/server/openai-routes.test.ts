@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { appliedPlan } from '../support/applied-plan';
 import request from 'supertest';
 import { GatewayError, type SynthesisStream } from '../../core';
 import type { StreamFunction } from '../../server/app-dependencies';
@@ -23,7 +24,7 @@ const failingAfterFirstPiece: StreamFunction = async (synthesisRequest) => {
     yield Buffer.from('first piece');
     throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
   }
-  const stream: SynthesisStream = { format: synthesisRequest.format, applied: 'speed=default', provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes: 11 }, chunks: chunks() };
+  const stream: SynthesisStream = { format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes: 11 }, chunks: chunks() };
   return stream;
 };
 
@@ -51,7 +52,7 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(response.status).to.equal(200);
       expect(response.headers['content-type']).to.equal('audio/mpeg');
       expect(response.headers['transfer-encoding']).to.equal('chunked');
-      expect(response.headers['x-tts-applied']).to.equal('speed=native');
+      expect(response.headers['x-tts-applied']).to.equal('speed=native; pitch=default; volume=default; format=native; chunks=1');
       expect(response.headers['x-tts-served-by']).to.equal('tts-1/alloy');
       expect((response.body as Buffer).toString()).to.equal('audio for Hello world');
     });
@@ -93,7 +94,7 @@ describe('server /v1 (OpenAI-compatible)', () => {
       await start({
         stream: async (synthesisRequest) => ({
           format: synthesisRequest.format,
-          applied: 'speed=default',
+          applied: appliedPlan(),
           provider: 'fake',
           servedBy: 'm/v',
           instructionsIgnored: true,

@@ -30,7 +30,7 @@ describe('server POST /api/v1/common/tts-sync', () => {
     it('answers the envelope with request id, audio URL, size and X-TTS-Applied', async () => {
       const response = await post(VALID).set('X-Request-Id', 'client-req-42').expect(200);
       expect(response.headers['x-request-id']).to.equal('client-req-42');
-      expect(response.headers['x-tts-applied']).to.equal('speed=native; pitch=dsp');
+      expect(response.headers['x-tts-applied']).to.equal('speed=native; pitch=dsp; volume=default; format=native; chunks=1');
       expect(response.body).to.include({ success: true });
       const data = response.body.data as { request_id: string; audio_url: string; file_size: number };
       expect(data.request_id).to.equal('client-req-42');
@@ -46,7 +46,7 @@ describe('server POST /api/v1/common/tts-sync', () => {
       expect(call.request).to.deep.equal({ model: 'espeak-ng', text: 'héllo 👋', voice: 'en-us', speed: 1.5, pitch: 1, volume: 1, format: 'wav' });
       const { account } = await testApp.accounts.authenticate(apiKey);
       expect(call.context.accountId).to.equal(account.id);
-      expect(call.context.signal.aborted).to.equal(false);
+      expect(call.context.signal?.aborted).to.equal(false);
       const usage = await testApp.store.listUsage(account.id);
       expect(usage).to.have.length(1);
       expect(usage[0]).to.include({ model: 'espeak-ng', characters: 7, bytes: Buffer.byteLength('audio for héllo 👋') });
@@ -251,10 +251,11 @@ describe('server POST /api/v1/common/tts-sync', () => {
       await start({
         synthesize: (synthesisRequest, context) =>
           new Promise((resolve, reject) => {
-            seen = context.signal;
-            context.signal.addEventListener('abort', () => {
+            const signal = context.signal as AbortSignal;
+            seen = signal;
+            signal.addEventListener('abort', () => {
               reportAbort();
-              reject(context.signal.reason);
+              reject(signal.reason);
             });
           }),
       });

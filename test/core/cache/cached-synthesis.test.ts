@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -17,7 +18,7 @@ function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
     },
   };
   const calls: SynthesisRequest[] = [];
-  const facts = { format: 'mp3' as const, applied: 'speed=default', provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+  const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
   const synthesizer: Synthesizer = {
     synthesize: async (synthesisRequest) => {
       calls.push(synthesisRequest);
@@ -58,18 +59,18 @@ describe('core/cache CachedSynthesis', () => {
 
   it('answers a repeat from the cache with a new file of the same bytes, calling no provider', async () => {
     const { cached, calls, files } = fixture();
-    const first = await cached.synthesize(request(), { requestId: 'a' }, true);
-    const second = await cached.synthesize(request({ text: 'Hello there.' }), { requestId: 'b' }, true);
+    const first = await cached.synthesize(request(), { requestId: 'a' });
+    const second = await cached.synthesize(request({ text: 'Hello there.' }), { requestId: 'b' });
     expect([first.cache, second.cache]).to.deep.equal(['miss', 'hit']);
     expect(calls).to.have.length(1);
     expect(second.fileName).not.to.equal(first.fileName);
     expect(Buffer.from(files.get(second.fileName) as Uint8Array).toString()).to.equal(Buffer.from(files.get(first.fileName) as Uint8Array).toString());
-    expect(second).to.include({ applied: 'speed=default', servedBy: 'm/v', provider: 'acme' });
+    expect(second).to.deep.include({ applied: appliedPlan(), servedBy: 'm/v', provider: 'acme' });
   });
 
   it('shares one synthesis among 6 identical concurrent requests, each with its own file', async () => {
     const { cached, calls } = fixture();
-    const results = await Promise.all(Array.from({ length: 6 }, (_value, index) => cached.synthesize(request(), { requestId: `r${index}` }, true)));
+    const results = await Promise.all(Array.from({ length: 6 }, (_value, index) => cached.synthesize(request(), { requestId: `r${index}` })));
     expect(calls).to.have.length(1);
     expect(results.filter((result) => result.cache === 'miss')).to.have.length(1);
     expect(new Set(results.map((result) => result.fileName)).size).to.equal(6);
@@ -77,58 +78,58 @@ describe('core/cache CachedSynthesis', () => {
 
   it('remembers nothing from a failure: the next request synthesizes again', async () => {
     const { cached, calls } = fixture({ failFirst: true });
-    const failure = await cached.synthesize(request(), { requestId: 'a' }, true).then(() => undefined, (error: GatewayError) => error.code);
+    const failure = await cached.synthesize(request(), { requestId: 'a' }).then(() => undefined, (error: GatewayError) => error.code);
     expect(failure).to.equal('TTS_ERR_UPSTREAM');
-    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect((await cached.synthesize(request(), { requestId: 'b' })).cache).to.equal('miss');
     expect(calls).to.have.length(2);
   });
 
   it('neither reads nor writes the cache when the client opts out', async () => {
     const { cached, calls } = fixture();
-    expect((await cached.synthesize(request(), { requestId: 'a' }, false)).cache).to.equal('bypass');
-    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
-    expect((await cached.synthesize(request(), { requestId: 'c' }, false)).cache).to.equal('bypass');
+    expect((await cached.synthesize(request(), { requestId: 'a', useCache: false })).cache).to.equal('bypass');
+    expect((await cached.synthesize(request(), { requestId: 'b' })).cache).to.equal('miss');
+    expect((await cached.synthesize(request(), { requestId: 'c', useCache: false })).cache).to.equal('bypass');
     expect(calls).to.have.length(3);
   });
 
   it('forgets an entry whose file is gone', async () => {
     const { cached, calls, files } = fixture();
-    await cached.synthesize(request(), { requestId: 'a' }, true);
+    await cached.synthesize(request(), { requestId: 'a' });
     files.clear();
-    expect((await cached.synthesize(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect((await cached.synthesize(request(), { requestId: 'b' })).cache).to.equal('miss');
     expect(calls).to.have.length(2);
   });
 
   it('remembers a finished stream and streams the stored bytes on a repeat, for streams and files alike', async () => {
     const { cached, calls } = fixture();
-    const live = await cached.stream(request(), { requestId: 'a' }, true);
+    const live = await cached.stream(request(), { requestId: 'a' });
     expect(live.cache).to.equal('miss');
     expect(await text(live)).to.equal('streamed audio');
-    const repeat = await cached.stream(request(), { requestId: 'b' }, true);
+    const repeat = await cached.stream(request(), { requestId: 'b' });
     expect(repeat.cache).to.equal('hit');
     expect(await text(repeat)).to.equal('streamed audio');
     expect(repeat.progress.bytes).to.equal(14);
-    expect((await cached.synthesize(request(), { requestId: 'c' }, true)).cache).to.equal('hit');
+    expect((await cached.synthesize(request(), { requestId: 'c' })).cache).to.equal('hit');
     expect(calls).to.have.length(1);
   });
 
   it('does not remember a stream the client left early', async () => {
     const { cached, calls } = fixture();
-    const live = await cached.stream(request(), { requestId: 'a' }, true);
+    const live = await cached.stream(request(), { requestId: 'a' });
     for await (const _piece of live.chunks) break;
-    expect((await cached.stream(request(), { requestId: 'b' }, true)).cache).to.equal('miss');
+    expect((await cached.stream(request(), { requestId: 'b' })).cache).to.equal('miss');
     expect(calls).to.have.length(2);
   });
 
   it('is bounded by the bytes of the files it points at', async () => {
     const { cached, calls } = fixture({ maxBytes: 40 });
-    await cached.synthesize(request({ text: 'one' }), { requestId: 'a' }, true);
-    await cached.synthesize(request({ text: 'two' }), { requestId: 'b' }, true);
-    await cached.synthesize(request({ text: 'three' }), { requestId: 'c' }, true);
+    await cached.synthesize(request({ text: 'one' }), { requestId: 'a' });
+    await cached.synthesize(request({ text: 'two' }), { requestId: 'b' });
+    await cached.synthesize(request({ text: 'three' }), { requestId: 'c' });
     // 12 + 12 + 14 bytes fit; a fourth pushes the oldest out.
-    await cached.synthesize(request({ text: 'four four four' }), { requestId: 'd' }, true);
-    expect((await cached.synthesize(request({ text: 'one' }), { requestId: 'e' }, true)).cache).to.equal('miss');
-    expect((await cached.synthesize(request({ text: 'four four four' }), { requestId: 'f' }, true)).cache).to.equal('hit');
+    await cached.synthesize(request({ text: 'four four four' }), { requestId: 'd' });
+    expect((await cached.synthesize(request({ text: 'one' }), { requestId: 'e' })).cache).to.equal('miss');
+    expect((await cached.synthesize(request({ text: 'four four four' }), { requestId: 'f' })).cache).to.equal('hit');
     expect(calls).to.have.length(5);
   });
 });

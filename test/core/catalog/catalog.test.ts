@@ -81,10 +81,6 @@ describe('core/catalog Catalog', () => {
     expect(error.status).to.equal(404);
   });
 
-  it('refuses two providers with one model name', () => {
-    expect(() => catalogOf([loaded('a', provider, ['same']), loaded('b', provider, ['same'])])).to.throw(/Model "same"/);
-  });
-
   it('caches a voice list for the TTL, asking the provider with its own model name', async () => {
     const catalog = single();
     expect((await catalog.listVoices('acme-eu')).map((item) => item.voiceId)).to.deep.equal(['amy', 'bob']);

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { LoadProvidersOptions, PluginLogger } from '../../../core';
+import type { LoadProvidersOptions, Logger } from '../../../core';
 import { fixturesRoot } from '../../support/paths';
 
 export const pluginFixtures = join(fixturesRoot, 'plugins');
@@ -14,7 +14,7 @@ export interface LogRecord {
   readonly meta?: Record<string, unknown>;
 }
 
-export function recordingLogger(records: LogRecord[]): PluginLogger {
+export function recordingLogger(records: LogRecord[]): Logger {
   const record = (level: string) => (message: string, meta?: Record<string, unknown>) => records.push({ level, message, meta });
   return { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
 }

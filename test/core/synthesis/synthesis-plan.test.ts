@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../../core';
 import type { ModelCapabilities } from '../../../core';
-import { describePlan, planSynthesis } from '../../../core/synthesis/synthesis-plan';
+import { appliedOf, planSynthesis } from '../../../core/synthesis/synthesis-plan';
 import type { SynthesisRequest } from '../../../core/synthesis/synthesis-request';
 
 const codecs = { decodable: ['pcm', 'wav', 'mp3', 'flac', 'opus'] as const, encodable: ['pcm', 'wav', 'mp3', 'flac', 'opus'] as const };
@@ -17,7 +17,7 @@ describe('core/synthesis planSynthesis', () => {
     expect(plan.needsAudioProcessing).to.equal(false);
     expect(plan.providerFormat).to.equal('mp3');
     expect(plan.native).to.deep.equal({});
-    expect(describePlan(plan)).to.equal('speed=default; pitch=default; volume=default; format=native; chunks=1');
+    expect(appliedOf(plan)).to.deep.equal({ speed: 'default', pitch: 'default', volume: 'default', format: 'native', chunks: 1 });
   });
 
   it('passes speed natively inside the native range and asks for the compressed format directly', () => {
@@ -31,7 +31,7 @@ describe('core/synthesis planSynthesis', () => {
     const plan = planSynthesis(request({ pitch: 2, volume: 0.5 }), openAiLike, codecs);
     expect(plan.dsp).to.deep.equal({ speed: 1, pitch: 2, volume: 0.5 });
     expect(plan.providerFormat).to.equal('pcm');
-    expect(describePlan(plan)).to.equal('speed=default; pitch=dsp; volume=dsp; format=transcoded; chunks=1');
+    expect(appliedOf(plan)).to.deep.equal({ speed: 'default', pitch: 'dsp', volume: 'dsp', format: 'transcoded', chunks: 1 });
   });
 
   it('does speed in the gateway outside a narrow native range', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { resolvedModel } from '../../support/resolved-model';
 import { GatewayError, SynthesisService, type AudioEngine, type AudioSink, type ModelDirectory, type ProviderSynthesisRequest, type SynthesisRequest, type TtsProvider } from '../../../core';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -25,7 +26,7 @@ function harness(synthesize: (request: ProviderSynthesisRequest) => Promise<{ au
     },
   };
   const directory: ModelDirectory = {
-    resolve: () => ({ instanceId: 'acme', provider, providerModel: 'acme-1', capabilities: { formats: ['mp3', 'pcm'], speed: { min: 0.5, max: 2 }, maxInputChars: 20 } }),
+    resolve: () => resolvedModel('acme', provider, 'acme-1', { formats: ['mp3', 'pcm'], speed: { min: 0.5, max: 2 }, maxInputChars: 20 }),
     ensureVoice: async (_model, voice) => {
       if (voice !== 'v1') throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', 'no such voice');
     },
@@ -61,7 +62,7 @@ describe('core/synthesis SynthesisService', () => {
     expect(test.calls[0]).to.include({ model: 'acme-1', voice: 'v1', format: 'mp3', speed: 1.5, requestId: 'r1' });
     expect(test.engineJobs).to.have.length(0);
     expect(result).to.include({ fileName: 'file.mp3', size: MP3.byteLength, provider: 'acme' });
-    expect(result.applied).to.equal('speed=native; pitch=default; volume=default; format=native; chunks=1');
+    expect(result.applied).to.deep.equal({ speed: 'native', pitch: 'default', volume: 'default', format: 'native', chunks: 1 });
   });
 
   it('asks for PCM and runs the audio engine when the gateway must apply pitch', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { resolvedModel } from '../../support/resolved-model';
 import {
   GatewayError,
   ModelRouter,
@@ -71,7 +72,7 @@ function fixture(options: FixtureOptions = {}) {
   const directory: ModelDirectory = {
     resolve: (model) => {
       if (!['acme-1', 'backup-1'].includes(model)) throw new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `no model ${model}`);
-      return { instanceId: model.split('-')[0], provider, providerModel: model, capabilities };
+      return resolvedModel(model.split('-')[0], provider, model, capabilities);
     },
     ensureVoice: async (_model, voice) => {
       if (!['v1', 'v2'].includes(voice)) throw new GatewayError('TTS_ERR_VOICE_NOT_FOUND', 'no such voice');
@@ -145,7 +146,7 @@ describe('core/synthesis streaming', () => {
     expect(session.ended).to.equal(true);
     expect(output).to.equal(`${texts.map((_text, index) => `encoded ${index + 1};`).join('')}tail;`);
     expect(stream.progress.bytes).to.equal(Buffer.byteLength(output));
-    expect(stream.applied).to.contain(`chunks=${texts.length}`);
+    expect(stream.applied.chunks).to.equal(texts.length);
   });
 
   it('hands the first audio on before the last chunk is synthesized', async () => {
@@ -280,7 +281,7 @@ describe('core/synthesis streaming', () => {
     expect(requests).to.have.length(1);
     expect(requests[0].text).to.equal('A short text that one call takes whole.');
     expect(recorder.sessions).to.have.length(0);
-    expect(stream.applied).to.contain('format=native');
+    expect(stream.applied.format).to.equal('native');
   });
 
   it('refuses a provider stream that is not the audio it claims to be', async () => {

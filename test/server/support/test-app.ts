@@ -1,3 +1,4 @@
+import { appliedPlan } from '../../support/applied-plan';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,7 +100,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const defaultSynthesize: SynthesizeFunction = async (synthesisRequest) => {
     const sampleRate = synthesisRequest.format === 'pcm' ? 24_000 : undefined;
     const saved = await audioStore.save(Buffer.from(`audio for ${synthesisRequest.text}`), synthesisRequest.format, { sampleRate });
-    return { ...saved, format: synthesisRequest.format, applied: 'speed=native; pitch=dsp', sampleRate };
+    return { ...saved, format: synthesisRequest.format, applied: appliedPlan({ speed: 'native', pitch: 'dsp' }), provider: 'fake', servedBy: `${synthesisRequest.model}/${synthesisRequest.voice}`, instructionsIgnored: false, sampleRate };
   };
   const synthesize: SynthesizeFunction = (synthesisRequest, context) => {
     synthesisCalls.push({ request: synthesisRequest, context });
@@ -115,7 +116,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
         yield piece;
       }
     }
-    return { format: synthesisRequest.format, sampleRate: 24_000, applied: 'speed=native', provider: 'fake', servedBy: `${synthesisRequest.model}/${synthesisRequest.voice}`, instructionsIgnored: false, progress, chunks: chunks() };
+    return { format: synthesisRequest.format, sampleRate: 24_000, applied: appliedPlan({ speed: 'native' }), provider: 'fake', servedBy: `${synthesisRequest.model}/${synthesisRequest.voice}`, instructionsIgnored: false, progress, chunks: chunks() };
   };
   const stream: StreamFunction = (synthesisRequest, context) => {
     synthesisCalls.push({ request: synthesisRequest, context });
