@@ -48,7 +48,7 @@ export interface S3StorageFile {
 }
 
 export interface ConfigFile {
-  readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean };
+  readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean; cors: { origins: '*' | string[] } };
   readonly storage: { driver: 'filesystem' | 's3'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean; s3?: S3StorageFile };
   readonly database: { url: string };
   readonly redis: { url?: string; keyPrefix: string };
@@ -70,6 +70,7 @@ export interface ConfigFile {
   readonly audio: { ffmpegPath?: string };
   readonly aliases: AliasEntryFile[];
   readonly routes: RouteEntryFile[];
+  readonly metrics: { enabled: boolean; token?: string };
   readonly logging: { level: 'error' | 'warn' | 'info' | 'debug'; format?: 'json' | 'pretty' };
   readonly providers: ProviderEntryFile[];
 }

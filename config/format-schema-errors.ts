@@ -13,6 +13,8 @@ const FORMAT_EXPECTATIONS: Readonly<Record<string, string>> = {
   uri: 'an absolute URL',
   url: 'an absolute URL',
   email: 'an email address',
+  origin: 'an origin such as https://app.example.com (scheme, host and optional port; no path, no trailing slash)',
+  'cors-any-origin': '"*" (any origin) or a list of origins',
 };
 
 const COMPARISONS: Readonly<Record<string, string>> = {

@@ -147,6 +147,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       publicBaseUrl: publicBaseUrl(env, file.server.publicBaseUrl),
       bodyLimitBytes: problems.positiveBytes(file.server.bodyLimit, 'server.bodyLimit'),
       trustProxy: file.server.trustProxy,
+      cors: { origins: file.server.cors.origins },
     },
     storage: {
       driver: file.storage.driver,
@@ -185,6 +186,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     audio: { ...(file.audio.ffmpegPath !== undefined && { ffmpegPath: file.audio.ffmpegPath }) },
     aliases: file.aliases.map((alias) => ({ model: alias.model, target: alias.target, voices: alias.voices })),
     routes: file.routes.map((route) => ({ name: route.name, strategy: route.strategy, targets: route.targets.map((target) => ({ ...target })) })),
+    metrics: { enabled: file.metrics.enabled, ...(file.metrics.token !== undefined && { token: file.metrics.token }) },
     logging: { level: file.logging.level, format: file.logging.format ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty') },
     providers,
     sourceFile,

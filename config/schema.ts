@@ -119,6 +119,16 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       publicBaseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
       bodyLimit: { type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: '256kb' },
       trustProxy: { type: 'boolean', default: false },
+      cors: section({
+        // '*' (any origin) or a list of origins; none by default (no CORS headers at all).
+        origins: {
+          type: ['string', 'array'],
+          format: 'cors-any-origin',
+          items: { type: 'string', format: 'origin' },
+          uniqueItems: true,
+          default: [],
+        },
+      }),
     }),
     storage: section({
       driver: { enum: ['filesystem', 's3'], default: 'filesystem' },
@@ -184,6 +194,11 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
     }),
     aliases: { type: 'array', items: aliasEntry, default: DEFAULT_ALIASES },
     routes: { type: 'array', items: routeEntry, default: [] },
+    metrics: section({
+      enabled: { type: 'boolean', default: true },
+      // When set, GET /metrics needs `Authorization: Bearer <token>`.
+      token: { type: 'string', minLength: 1 },
+    }),
     logging: section({
       level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
       // No default here: JSON lines when NODE_ENV=production, readable lines otherwise (normalize-config).

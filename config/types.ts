@@ -15,6 +15,7 @@ export interface GatewayConfig {
   readonly aliases: readonly ModelAliasConfig[];
   /** Virtual models with fallback or load-balanced targets. */
   readonly routes: readonly RouteConfig[];
+  readonly metrics: MetricsConfig;
   readonly logging: LoggingConfig;
   readonly providers: readonly ProviderEntry[];
   /** The file the config came from, or undefined for the zero-config defaults. */
@@ -44,6 +45,19 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** Trust X-Forwarded-* from a reverse proxy. */
   readonly trustProxy: boolean;
+  readonly cors: CorsConfig;
+}
+
+export interface CorsConfig {
+  /** Browser origins allowed to call the API: `*`, a list (exact matches), or none (no CORS headers). */
+  readonly origins: '*' | readonly string[];
+}
+
+export interface MetricsConfig {
+  /** Serve GET /metrics (Prometheus text format). */
+  readonly enabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly token?: string;
 }
 
 export interface StorageConfig {

@@ -4,6 +4,7 @@ import { ConfigError } from './config-error';
 import type { ConfigFile } from './config-file';
 import { describeSchemaErrors } from './format-schema-errors';
 import { CONFIG_FILE_SCHEMA } from './schema';
+import { isOrigin } from './origin';
 import { isByteSize, isDuration } from './units';
 
 let compiled: ValidateFunction | undefined;
@@ -15,6 +16,8 @@ function validator(): ValidateFunction {
   addFormats(ajv);
   ajv.addFormat('duration', { type: 'string', validate: isDuration });
   ajv.addFormat('byte-size', { type: 'string', validate: isByteSize });
+  ajv.addFormat('origin', { type: 'string', validate: isOrigin });
+  ajv.addFormat('cors-any-origin', { type: 'string', validate: (value) => value === '*' });
   compiled = ajv.compile(CONFIG_FILE_SCHEMA);
   return compiled;
 }

@@ -21,3 +21,5 @@ export * from './routing';
 export * from './cache';
 export * from './resilience';
 export * from './limits';
+export * from './metrics';
+export * from './health';

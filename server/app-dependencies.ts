@@ -1,6 +1,8 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
 import type { AccountService, AudioStore, LoginThrottle, SynthesisLimiter, SynthesisContext, SynthesisRequest, SynthesisResult, SynthesisStream, VoiceInfo } from '../core';
+import type { PrometheusMetrics } from './metrics/prometheus-metrics';
+import type { ReadinessProbes } from './operations/readiness';
 
 /** A validated body of POST /api/v1/common/tts-sync, defaults applied (core's type). */
 export type { SynthesisRequest };
@@ -48,4 +50,8 @@ export interface AppDependencies {
   readonly limiter: SynthesisLimiter;
   /** Failed logins and registrations per email and client address. */
   readonly loginThrottle: LoginThrottle;
+  /** Counts HTTP requests; GET /metrics shows it. Core's `Metrics` port, implemented with prom-client. */
+  readonly metrics: PrometheusMetrics;
+  /** What GET /health/ready checks. */
+  readonly readiness: ReadinessProbes;
 }

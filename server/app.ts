@@ -1,27 +1,38 @@
 import express from 'express';
+import { API_ROUTES, type ApiRouteId } from './api/api-routes';
+import { OPENAI_ROUTES } from './api/openai-routes';
+import { registerRoutes, type RouteHandler } from './api/register-routes';
 import type { AppDependencies } from './app-dependencies';
 import { accessLog } from './middleware/access-log';
 import { requireApiKey } from './middleware/api-key-auth';
+import { corsPolicy } from './middleware/cors-policy';
 import { errorHandler } from './middleware/error-handler';
+import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { notFound } from './middleware/not-found';
 import { requestId } from './middleware/request-id';
+import { securityHeaders } from './middleware/security-headers';
 import { limitSynthesis } from './middleware/synthesis-limits';
 import { validateBody } from './middleware/validate-body';
+import { createOpenAiRouter } from './openai/openai-router';
+import { buildOpenApiDocument } from './openapi/build-openapi-document';
+import { createDocsPage } from './openapi/docs-page';
+import { createOperationsRoutes } from './operations/operations-routes';
+import { GATEWAY_VERSION } from './package-info';
 import { createAudioRoutes } from './routes/audio-routes';
 import { createAuthRoutes } from './routes/auth-routes';
 import { createToolsRoutes } from './routes/tools-routes';
 import { createTtsRoutes } from './routes/tts-routes';
 import { createUsageRoutes } from './routes/usage-routes';
-import { createOpenAiRouter } from './openai/openai-router';
-import { SPEECH_SCHEMA } from './openai/speech-schema';
 import { createRequestAjv } from './validation/ajv-instance';
 import { checkSynthesisText } from './validation/synthesis-text';
-import { CREATE_KEY_SCHEMA, LOGIN_SCHEMA, REGISTER_SCHEMA, TTS_SYNC_SCHEMA } from './validation/request-schemas';
 
-/** The HTTP API as a route table; every piece is built from `dependencies`, nothing is global. */
+/**
+ * The HTTP API: the routes of API_ROUTES and OPENAI_ROUTES with their handlers, plus the
+ * operator's pages; every piece is built from `dependencies`, nothing is global.
+ */
 export function createApp(dependencies: AppDependencies): express.Application {
-  const { config, logger, accounts, audioStore } = dependencies;
+  const { config, logger, accounts, audioStore, metrics } = dependencies;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -38,25 +49,45 @@ export function createApp(dependencies: AppDependencies): express.Application {
   const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, stream: dependencies.stream, logger, publicBaseUrl: config.server.publicBaseUrl });
   const tools = createToolsRoutes(dependencies.listModels, dependencies.listVoices);
   const audio = createAudioRoutes(audioStore);
-  const downloadGuard = config.storage.downloadRequiresKey ? [apiKey] : [];
+  const operations = createOperationsRoutes({ readiness: dependencies.readiness, metrics, metricsToken: config.metrics.token, logger });
 
-  app.use(requestId(), accessLog(logger));
+  app.use(requestId(), accessLog(logger), httpMetrics(metrics), securityHeaders());
+  const cors = corsPolicy(config.server.cors);
+  if (cors) app.use(cors);
 
-  app.post('/api/v1/auth/register', ...body(REGISTER_SCHEMA), auth.register);
-  app.post('/api/v1/auth/login', ...body(LOGIN_SCHEMA), auth.login);
-  app.get('/api/v1/auth/keys', apiKey, auth.listKeys);
-  app.post('/api/v1/auth/keys', apiKey, ...body(CREATE_KEY_SCHEMA), auth.createKey);
-  app.delete('/api/v1/auth/keys/:id', apiKey, auth.revokeKey);
+  const handlers: Record<ApiRouteId, RouteHandler | readonly RouteHandler[]> = {
+    register: auth.register,
+    login: auth.login,
+    listKeys: auth.listKeys,
+    createKey: auth.createKey,
+    revokeKey: auth.revokeKey,
+    synthesize: [ttsLimits, tts.synthesize],
+    streamSpeech: [ttsLimits, tts.stream],
+    usage: usage.usage,
+    listModels: tools.models,
+    listVoices: tools.voices,
+    downloadAudio: audio.download,
+    liveness: operations.liveness,
+    readiness: operations.readiness,
+  };
+  registerRoutes(app, API_ROUTES, {
+    handlers,
+    guards: { key: [apiKey], public: [], download: config.storage.downloadRequiresKey ? [apiKey] : [] },
+    body,
+  });
+  app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, body, speechLimits }));
 
-  app.post('/api/v1/common/tts-sync', apiKey, ...body(TTS_SYNC_SCHEMA), ttsLimits, tts.synthesize);
-  app.post('/api/v1/common/tts-stream', apiKey, ...body(TTS_SYNC_SCHEMA), ttsLimits, tts.stream);
-  app.get('/api/v1/usage', apiKey, usage.usage);
-  app.get('/api/v1/tools/models', apiKey, tools.models);
-  app.get('/api/v1/tools/voices/:model', apiKey, tools.voices);
-  // GET routes answer HEAD too.
-  app.get('/api/v1/audio/download/:file', ...downloadGuard, audio.download);
-
-  app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, speechBody: [...body(SPEECH_SCHEMA), speechLimits] }));
+  // Operator pages, outside the API description: the description itself, its docs page, metrics.
+  const openApi = buildOpenApiDocument(
+    { ...API_ROUTES, ...OPENAI_ROUTES },
+    { version: GATEWAY_VERSION, publicBaseUrl: config.server.publicBaseUrl, downloadRequiresKey: config.storage.downloadRequiresKey },
+  );
+  const docs = createDocsPage();
+  app.get('/openapi.json', (request, response) => void response.setHeader('Cache-Control', 'no-cache').json(openApi));
+  app.get('/docs', docs.page);
+  app.get('/docs/docs.js', docs.initializer);
+  app.get('/docs/assets/:file', docs.asset);
+  if (config.metrics.enabled) app.get('/metrics', operations.metrics);
 
   app.use(notFound());
   app.use(errorHandler(logger));

@@ -16,6 +16,7 @@ import {
   LoginThrottle,
   MemoryWindowCounters,
   ModelRouter,
+  ProviderHealth,
   ResilientProvider,
   ResultCache,
   SynthesisLimiter,
@@ -32,7 +33,9 @@ import { connectSharedState, type SharedState } from './shared-state';
 import { TOKENS } from './container-tokens';
 import { audioEngine, audioSink, cacheStorage, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { modelLists } from './model-lists';
+import { observeStream, observeSynthesis } from './observe-synthesis';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
@@ -54,6 +57,8 @@ export interface Gateway {
   readonly config: GatewayConfig;
   readonly logger: Logger;
   readonly container: DependencyContainer;
+  /** A stop began: /health/ready answers 503 from now on, so load balancers drain this instance. */
+  markStopping(): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +124,16 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ),
   });
 
+  const metrics = new PrometheusMetrics({ processMetrics: true });
+  container.register(TOKENS.metrics, { useValue: metrics });
+  const providerHealth = new ProviderHealth();
+  container.register(TOKENS.providerHealth, { useValue: providerHealth });
+  for (const loaded of providers) {
+    providerHealth.add(loaded.instanceId, loaded.models.length, loaded.listingError);
+    metrics.breakerState(loaded.instanceId, 'closed');
+  }
+  let stopping = false;
+
   const catalog = container.resolve<Catalog>(TOKENS.catalog);
   const results = config.cache.results;
   const cached = new CachedSynthesis(
@@ -128,13 +143,20 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     logger,
     { maxStreamBytes: Math.floor(results.maxBytes / 16) },
   );
-  const lists = modelLists(catalog, container.resolve<ModelRouter>(TOKENS.router));
+  const router = container.resolve<ModelRouter>(TOKENS.router);
+  const lists = modelLists(catalog, router);
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
   const accounts = container.resolve<AccountService>(TOKENS.accounts);
   const stopSweeper = audioStore.startSweeper(config.storage.sweepIntervalMs);
   const stopKeySweeper = startKeySweeper(accounts, logger);
   const relisting = new BackgroundRelisting(catalog, { ...config.resilience.relisting, logger });
   relisting.start();
+  const observers = {
+    metrics,
+    health: providerHealth,
+    isServed: (model: string) => router.find(model) !== undefined || providerOfModel(catalog, model) !== undefined,
+    providerOf: (model: string) => providerOfModel(catalog, model),
+  };
   const app = createApp({
     config,
     logger,
@@ -143,9 +165,23 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ...lists,
     limiter: container.resolve<SynthesisLimiter>(TOKENS.limiter),
     loginThrottle: container.resolve<LoginThrottle>(TOKENS.loginThrottle),
-    synthesize: (request, context) => cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false }),
-    stream: (request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }),
+    synthesize: observeSynthesis((request, context) => cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
+    stream: observeStream((request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
     startedAt: Math.floor(Date.now() / 1000),
+    metrics,
+    readiness: {
+      database: () => accounts.checkDatabase(),
+      audioStore: () => audioStore.checkWritable(),
+      providers: () => {
+        // The catalog knows the live state: re-listing may have brought a provider back, its breaker may be open.
+        for (const instance of catalog.providers) {
+          const breakerOpen = instance.provider instanceof ResilientProvider && instance.provider.state() === 'open';
+          providerHealth.setAvailable(instance.instanceId, instance.listingError === undefined && !breakerOpen, instance.models.length);
+        }
+        return providerHealth.list();
+      },
+      stopping: () => stopping,
+    },
   });
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });
 
@@ -154,6 +190,9 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     config,
     logger,
     container,
+    markStopping: () => {
+      stopping = true;
+    },
     close: async () => {
       shutdown.abort();
       stopSweeper();
@@ -197,6 +236,15 @@ function startKeySweeper(accounts: AccountService, logger: Logger): () => void {
   const timer = setInterval(sweep, KEY_SWEEP_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** The provider instance serving a catalog model; undefined for a route (its target is chosen per request) or an unknown name. */
+function providerOfModel(catalog: Catalog, model: string): string | undefined {
+  try {
+    return catalog.resolve(model).instance.instanceId;
+  } catch {
+    return undefined;
+  }
 }
 
 function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {

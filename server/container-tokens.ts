@@ -14,4 +14,8 @@ export const TOKENS = {
   windowCounters: Symbol('WindowCounters'),
   limiter: Symbol('SynthesisLimiter'),
   loginThrottle: Symbol('LoginThrottle'),
+  /** Core's `Metrics` port (a PrometheusMetrics); the synthesis and reliability layers report to it. */
+  metrics: Symbol('Metrics'),
+  /** Providers' health for /health/ready; layers that see failures report to it. */
+  providerHealth: Symbol('ProviderHealth'),
 } as const;

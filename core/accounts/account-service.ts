@@ -201,12 +201,19 @@ export class AccountService {
   /**
    * Operator path (the CLI), for config-driven deployments with registration closed: issues a
    * named key for the account with this email, creating the account when it does not exist.
-   * Without a password the account cannot log in; its keys are managed by the operator.
+   * Without a password the account cannot log in; its keys are managed by the operator. With a
+   * password and an existing account, the password must match (401 otherwise).
    */
   async provisionKey(email: string, keyName: string, password?: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey; created: boolean }> {
     const normalizedEmail = normalizeEmail(email);
     const existing = await this.store.findAccountByEmail(normalizedEmail);
     if (existing) {
+      // A password given for an existing account must be its own: never silently ignored.
+      if (password !== undefined && !(await verifyPassword(password, existing.passwordHash))) {
+        throw new GatewayError('TTS_ERR_UNAUTHORIZED', `The password does not match account ${existing.email}; leave out the password to issue a key for it anyway`, {
+          details: [{ field: 'password', reason: 'mismatch' }],
+        });
+      }
       const apiKey = await this.createKey(existing.id, keyName);
       return { account: { id: existing.id, email: existing.email }, apiKey, created: false };
     }
@@ -228,6 +235,11 @@ export class AccountService {
     const account = await this.store.findAccountByEmail(normalizeEmail(email));
     if (!account) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No account with this email', { details: [{ field: 'email', reason: 'unknown' }] });
     return { id: account.id, email: account.email };
+  }
+
+  /** Throws when the account database cannot be read (readiness check). */
+  async checkDatabase(): Promise<void> {
+    await this.store.ping();
   }
 
   async recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {

@@ -107,5 +107,7 @@ export interface AccountStore {
   getAccountLimits(accountId: string): Promise<AccountLimits>;
   /** False when there is no such account. */
   setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean>;
+  /** Throws when the database cannot be read (readiness check). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

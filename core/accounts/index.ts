@@ -11,6 +11,7 @@ export type {
 } from './account-store';
 export { buildUsageReport, usageDays, type UsageRange, type UsageReport, type UsageTotals } from './usage-report';
 export { utcDay, msUntilNextUtcDay } from './utc-day';
+export { AccountOperator } from './account-operator';
 export { SqliteAccountStore } from './sqlite-account-store';
 export { SQLITE_MIGRATIONS, type Migration } from './migrations';
 export { createAccountStore, openAccountStore } from './create-account-store';

@@ -207,6 +207,10 @@ export class PostgresAccountStore implements AccountStore {
     return rows.map((row) => ({ accountId: row.account_id, keyId: row.key_id, model: row.model, characters: row.characters, bytes: row.bytes, createdAt: row.created_at }));
   }
 
+  async ping(): Promise<void> {
+    await this.query('SELECT 1', []);
+  }
+
   async close(): Promise<void> {
     await this.migrated.catch(() => undefined);
     if (!this.pool.ended) await this.pool.end();

@@ -209,6 +209,10 @@ export class SqliteAccountStore implements AccountStore {
     }));
   }
 
+  async ping(): Promise<void> {
+    this.database.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.database.open) this.database.close();
   }

@@ -51,6 +51,8 @@ export interface AudioStore {
   locate(fileName: string): Promise<LocatedAudio | undefined>;
   /** Deletes expired files; returns how many were removed. */
   sweep(): Promise<number>;
+  /** Writes and removes a small file: throws when the store cannot take new audio (readiness check). */
+  checkWritable(): Promise<void>;
   /** Sweeps every `intervalMs` on an unref'd timer; returns a function that stops it. */
   startSweeper(intervalMs: number): () => void;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -89,6 +90,20 @@ export class FileSystemAudioStore implements AudioStore {
       if (deleted) removed += 1;
     }
     return removed;
+  }
+
+  async checkWritable(): Promise<void> {
+    // Not the cached `ready`: a folder fixed after a failure must be seen as fixed.
+    await mkdir(this.directory, { recursive: true });
+    // A temporary name: if the process dies between the two calls, the sweeper removes it.
+    const probe = join(this.directory, `${TEMPORARY_PREFIX}probe-${randomBytes(6).toString('hex')}`);
+    const handle = await open(probe, 'wx', 0o600);
+    try {
+      await handle.writeFile('ok');
+    } finally {
+      await handle.close();
+      await unlink(probe).catch(() => undefined);
+    }
   }
 
   startSweeper(intervalMs: number): () => void {

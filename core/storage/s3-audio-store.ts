@@ -1,5 +1,6 @@
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
@@ -104,6 +105,13 @@ export class S3AudioStore implements AudioStore {
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
     return removed;
+  }
+
+  /** Puts and deletes a small object beside the audio (a name no download can ask for). */
+  async checkWritable(): Promise<void> {
+    const key = `${this.prefix}.probe-${randomBytes(6).toString('hex')}`;
+    await this.options.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: 'ok', ContentType: 'text/plain' }));
+    await this.options.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: [{ Key: key }], Quiet: true } }));
   }
 
   startSweeper(intervalMs: number): () => void {

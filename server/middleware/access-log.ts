@@ -1,17 +1,13 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'winston';
 import { accessLogFieldsOf, requestIdOf } from '../request-context';
+import { routePatternOf } from '../route-pattern';
 
 const MAX_LOGGED_PATH = 200;
 
-/**
- * The route pattern, not the URL: download names are capabilities and stay out of the logs.
- * Unmatched requests log their path (without the query string).
- */
+/** The route pattern; unmatched requests log their path (without the query string). */
 function routeOf(request: Request): string {
-  const routePath: unknown = request.route?.path;
-  if (typeof routePath === 'string') return `${request.baseUrl}${routePath}`;
-  return `(unmatched) ${request.path.slice(0, MAX_LOGGED_PATH)}`;
+  return routePatternOf(request) ?? `(unmatched) ${request.path.slice(0, MAX_LOGGED_PATH)}`;
 }
 
 /** One line per request: id, method, route, status, latency and the route's own facts. Never headers or bodies. */

@@ -40,6 +40,8 @@ export function createAudioRoutes(audioStore: AudioStore, now: () => number = Da
       response.setHeader('Content-Disposition', `inline; filename="${fileName}"`);
       response.setHeader('X-Content-Type-Options', 'nosniff');
       response.setHeader('Last-Modified', audio.mtime.toUTCString());
+      // The link is the capability: a page on another origin may play it in an <audio> element.
+      response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       response.setHeader('Accept-Ranges', 'bytes');
       if (request.fresh) {
         response.status(304).end();

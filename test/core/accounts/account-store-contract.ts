@@ -33,6 +33,10 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
     });
     afterEach(() => subject.release());
 
+    it('answers a readiness ping', async () => {
+      await store.ping();
+    });
+
     it('finds nothing in an empty store', async () => {
       expect(await store.findAccountByEmail('nobody@example.com')).to.equal(undefined);
       expect(await store.findAccountById(randomUUID())).to.equal(undefined);

@@ -154,6 +154,8 @@ describe('core/plugin loadProviders: checks', () => {
     const logged = deployment.records.find((record) => record.level === 'error');
     expect(logged?.message).to.include('"down"');
     expect(logged?.meta?.reason).to.include('fake model listing is down');
+    expect(loaded[0].listingError).to.equal(logged?.meta?.reason);
+    expect(loaded[1]).to.not.have.property('listingError');
   });
 });
 

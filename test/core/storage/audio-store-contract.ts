@@ -51,6 +51,11 @@ export function describeAudioStoreContract(name: string, open: OpenAudioStore): 
     });
     afterEach(() => subject.release());
 
+    it('passes its write check without leaving a file that sweeping or downloads would see', async () => {
+      await store.checkWritable();
+      expect(await store.sweep()).to.equal(0);
+    });
+
     it('saves under an unguessable name and serves the bytes back, whole and by range', async () => {
       const bytes = Buffer.from(Array.from({ length: 1000 }, (_, index) => index % 251));
       const saved = await store.save(bytes, 'mp3');

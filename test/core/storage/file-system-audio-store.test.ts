@@ -44,6 +44,19 @@ describe('core/storage FileSystemAudioStore on disk', () => {
     expect([...readFileSync(join(directory, saves[0].fileName))]).to.deep.equal([...Buffer.alloc(1000, 0)]);
   });
 
+  it('checks it can write: creates the folder and leaves nothing behind', async () => {
+    await store.checkWritable();
+    expect(readdirSync(directory)).to.deep.equal([]);
+  });
+
+  it('fails the write check when the folder cannot exist, and passes once it is fixed', async () => {
+    writeFileSync(directory, 'a file where the folder should be');
+    const failure = await store.checkWritable().then(() => undefined, (error: NodeJS.ErrnoException) => error);
+    expect(failure?.code).to.be.oneOf(['EEXIST', 'ENOTDIR']);
+    rmSync(directory);
+    await store.checkWritable();
+  });
+
   it('locates a file with its path inside the folder', async () => {
     const saved = await store.save(new Uint8Array(7), 'opus');
     expect((await store.locate(saved.fileName))?.path).to.equal(join(directory, saved.fileName));

@@ -7,8 +7,9 @@ import type { Application } from 'express';
 import request from 'supertest';
 import winston from 'winston';
 import type { AuthThrottleConfig, GatewayConfig, LimitsConfig } from '../../../config/types';
-import { AccountService, FileSystemAudioStore, LoginThrottle, MemoryWindowCounters, SqliteAccountStore, SynthesisLimiter, type VoiceInfo } from '../../../core';
+import { AccountService, FileSystemAudioStore, LoginThrottle, MemoryWindowCounters, SqliteAccountStore, SynthesisLimiter, type ProviderStatus, type VoiceInfo } from '../../../core';
 import { createApp } from '../../../server/app';
+import { PrometheusMetrics } from '../../../server/metrics/prometheus-metrics';
 import type { ListModelsFunction, ListVoicesFunction, StreamFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
 
 export interface TestAppOptions {
@@ -28,14 +29,22 @@ export interface TestAppOptions {
   readonly now?: () => number;
   /** Behind a reverse proxy: X-Forwarded-For names the client. */
   readonly trustProxy?: boolean;
+  readonly corsOrigins?: '*' | readonly string[];
+  readonly metricsToken?: string;
+  /** Providers as /health/ready reports them; default: one ready provider. */
+  readonly providers?: () => readonly ProviderStatus[];
+  /** Whether /health/ready says a stop began. */
+  readonly stopping?: () => boolean;
 }
 
 /** One in-process app with its own in-memory database, audio folder and captured log. */
 export interface TestApp {
   readonly app: Application;
+  readonly config: GatewayConfig;
   readonly accounts: AccountService;
   readonly store: SqliteAccountStore;
   readonly audioStore: FileSystemAudioStore;
+  readonly metrics: PrometheusMetrics;
   /** Every log entry written, as objects. */
   readonly logs: Record<string, unknown>[];
   /** Calls the fake synthesize received. */
@@ -51,7 +60,14 @@ export const VOICES: readonly VoiceInfo[] = [
 
 export function testConfig(options: TestAppOptions, audioPath: string): GatewayConfig {
   return {
-    server: { port: 8080, host: '127.0.0.1', publicBaseUrl: options.publicBaseUrl, bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024, trustProxy: options.trustProxy ?? false },
+    server: {
+      port: 8080,
+      host: '127.0.0.1',
+      publicBaseUrl: options.publicBaseUrl,
+      bodyLimitBytes: options.bodyLimitBytes ?? 256 * 1024,
+      trustProxy: options.trustProxy ?? false,
+      cors: { origins: options.corsOrigins ?? [] },
+    },
     storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
     database: { url: 'sqlite::memory:' },
     auth: {
@@ -66,6 +82,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     audio: {},
     aliases: [],
     routes: [],
+    metrics: { enabled: true, ...(options.metricsToken !== undefined && { token: options.metricsToken }) },
     logging: { level: 'debug', format: 'json' },
     providers: [],
     baseDirectory: process.cwd(),
@@ -96,6 +113,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const logger = winston.createLogger({ level: 'debug', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
   const synthesisCalls: TestApp['synthesisCalls'] = [];
+  const metrics = new PrometheusMetrics();
   // By default synthesis really stores a file, so the download route can be driven end to end.
   const defaultSynthesize: SynthesizeFunction = async (synthesisRequest) => {
     const sampleRate = synthesisRequest.format === 'pcm' ? 24_000 : undefined;
@@ -136,13 +154,22 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     startedAt: 1_795_000_000,
     limiter,
     loginThrottle,
+    metrics,
+    readiness: {
+      database: () => accounts.checkDatabase(),
+      audioStore: () => audioStore.checkWritable(),
+      providers: options.providers ?? (() => [{ id: 'espeak', status: 'ready', models: 1 }]),
+      stopping: options.stopping ?? (() => false),
+    },
   });
   let counter = 0;
   return {
     app,
+    config,
     accounts,
     store,
     audioStore,
+    metrics,
     logs,
     synthesisCalls,
     async register(email?: string) {

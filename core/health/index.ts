@@ -1,0 +1,1 @@
+export { ProviderHealth, type ProviderStatus } from './provider-health';

@@ -1,0 +1,45 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import type { CorsConfig } from '../../config/types';
+
+/**
+ * Response headers a browser script may read. Every `X-TTS-*` header the gateway sends must
+ * be here (a test scans server/ for them): CORS has no wildcard for header names.
+ */
+export const EXPOSED_HEADERS: readonly string[] = [
+  'X-Request-Id',
+  'X-TTS-Applied',
+  'X-TTS-Served-By',
+  'X-TTS-Cache',
+  'X-TTS-Instructions',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Content-Disposition',
+  'Content-Range',
+  'Content-Length',
+  'Accept-Ranges',
+];
+
+/** Request headers a cross-origin call may send. */
+export const ALLOWED_HEADERS: readonly string[] = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Range', 'Cache-Control'];
+
+/** How long a browser may cache a preflight answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * CORS for browser apps on other origins (`server.cors.origins`). None by default: then no
+ * CORS header is sent and browsers keep other origins out. Keys travel in headers, never in
+ * cookies, so credentials mode is not needed and not allowed.
+ */
+export function corsPolicy(config: CorsConfig): RequestHandler | undefined {
+  if (config.origins !== '*' && config.origins.length === 0) return undefined;
+  return cors({
+    origin: config.origins === '*' ? '*' : [...config.origins],
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowedHeaders: [...ALLOWED_HEADERS],
+    exposedHeaders: [...EXPOSED_HEADERS],
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+    credentials: false,
+  });
+}

@@ -1,0 +1,110 @@
+import { isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
+import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
+
+export interface SynthesisObservers {
+  readonly metrics: Metrics;
+  readonly health: ProviderHealth;
+  /** Whether a model name is served (a catalog model, a route or an alias). */
+  readonly isServed: (model: string) => boolean;
+  /** The provider instance of a catalog model; undefined for a route (chosen per request) or an unknown name. */
+  readonly providerOf: (model: string) => string | undefined;
+}
+
+/** Upstream failures: they say something about the provider's health (client errors do not). */
+const PROVIDER_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Times one synthesis and reports it once, whatever way it ends. */
+class Observation {
+  private readonly started = process.hrtime.bigint();
+  private readonly provider: string | undefined;
+  private readonly labels: { model: string; provider: string };
+  private readonly characters: number;
+
+  constructor(
+    request: SynthesisRequest,
+    private readonly observers: SynthesisObservers,
+  ) {
+    this.provider = observers.providerOf(request.model);
+    // A model nobody serves is the client's typo: never a label of its own.
+    this.labels = { model: observers.isServed(request.model) ? request.model : UNKNOWN_LABEL, provider: this.provider ?? UNKNOWN_LABEL };
+    this.characters = [...request.text].length;
+  }
+
+  seconds(): number {
+    return Number(process.hrtime.bigint() - this.started) / 1e9;
+  }
+
+  firstByte(provider: string | undefined): void {
+    this.observers.metrics.synthesisFirstByte({ ...this.labels, provider: provider ?? this.labels.provider }, this.seconds());
+  }
+
+  finished(outcome: SynthesisOutcome, provider: string | undefined, audioSeconds = 0): void {
+    this.observers.metrics.synthesisFinished({ ...this.labels, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
+  }
+
+  failed(error: unknown): void {
+    this.finished(synthesisOutcomeOf(error), undefined);
+    if (this.provider !== undefined && isGatewayError(error) && PROVIDER_STATUSES.has(error.status)) {
+      this.observers.health.recordError(this.provider, `${error.code}: ${error.message}`);
+    }
+  }
+}
+
+/**
+ * Counts each stored synthesis (tts-sync) by model, provider and outcome, with its characters
+ * and duration, and keeps a provider's last upstream error for /health/ready. Wraps the call
+ * from the outside, so the synthesis service needs no metrics code.
+ */
+export function observeSynthesis(synthesize: SynthesizeFunction, observers: SynthesisObservers): SynthesizeFunction {
+  return async (request, context) => {
+    const observation = new Observation(request, observers);
+    try {
+      const outcome = await synthesize(request, context);
+      observation.finished('success', outcome.provider);
+      return outcome;
+    } catch (error) {
+      observation.failed(error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The same for streamed syntheses (tts-stream, /v1/audio/speech), plus the time to the first
+ * audio byte and the seconds of audio sent. A client that stops reading counts as `cancelled`.
+ */
+export function observeStream(stream: StreamFunction, observers: SynthesisObservers): StreamFunction {
+  return async (request, context) => {
+    const observation = new Observation(request, observers);
+    let synthesis: Awaited<ReturnType<StreamFunction>>;
+    try {
+      synthesis = await stream(request, context);
+    } catch (error) {
+      observation.failed(error);
+      throw error;
+    }
+    const source = synthesis.chunks;
+    async function* observed(): AsyncGenerator<Uint8Array> {
+      let first = true;
+      let ended = false;
+      try {
+        for await (const chunk of source) {
+          if (first) {
+            first = false;
+            observation.firstByte(synthesis.provider);
+          }
+          yield chunk;
+        }
+        ended = true;
+        observation.finished('success', synthesis.provider, synthesis.progress.durationSeconds ?? 0);
+      } catch (error) {
+        ended = true;
+        observation.failed(error);
+        throw error;
+      } finally {
+        if (!ended) observation.finished('cancelled', synthesis.provider, synthesis.progress.durationSeconds ?? 0);
+      }
+    }
+    return { ...synthesis, chunks: observed() };
+  };
+}

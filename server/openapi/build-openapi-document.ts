@@ -1,0 +1,166 @@
+import type { SchemaObject } from 'ajv';
+import { GatewayError, type ErrorCode } from '../../core';
+import type { ContentDescription, ErrorFormat, ParameterDescription, RouteDescription } from '../api/route-description';
+import { renderEnvelope, type ErrorRendering } from '../middleware/error-handler';
+import { renderOpenAiError } from '../openai/openai-error';
+import { ERROR_ENVELOPE_SCHEMA, ERROR_EXAMPLE_MESSAGES, OPENAI_ERROR_SCHEMA } from './error-schemas';
+
+/** An OpenAPI 3.1 document as plain JSON. */
+export type OpenApiDocument = Record<string, unknown> & { readonly openapi: '3.1.0'; readonly paths: Record<string, Record<string, unknown>> };
+
+export interface OpenApiOptions {
+  readonly version: string;
+  /** `server.publicBaseUrl`; without it the document is relative to where it was fetched. */
+  readonly publicBaseUrl?: string;
+  /** `storage.downloadRequiresKey`: whether download routes need a key. */
+  readonly downloadRequiresKey: boolean;
+}
+
+const KEY_SECURITY = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+const BODY_ERRORS: readonly ErrorCode[] = ['TTS_ERR_VALIDATION', 'TTS_ERR_MALFORMED_JSON', 'TTS_ERR_PAYLOAD_TOO_LARGE'];
+/** Nobody receives a 499: the client has gone. */
+const UNANSWERED: ReadonlySet<ErrorCode> = new Set(['TTS_ERR_CANCELLED']);
+const EXAMPLE_TIMESTAMP = 1795239658655;
+/** The renderers the routes answer errors with: statuses and examples come from them. */
+const RENDERINGS: Readonly<Record<ErrorFormat, ErrorRendering>> = { envelope: renderEnvelope, openai: renderOpenAiError };
+const SCHEMA_NAMES: Readonly<Record<ErrorFormat, string>> = { envelope: 'ErrorEnvelope', openai: 'OpenAiError' };
+
+/** The status and body a route answers for a code, as its error renderer writes them. */
+function renderedError(code: ErrorCode, format: ErrorFormat): { status: number; body: unknown } {
+  const rendered = RENDERINGS[format](new GatewayError(code, ERROR_EXAMPLE_MESSAGES[code]));
+  const body = format === 'envelope' ? { ...(rendered.body as object), timestamp: EXAMPLE_TIMESTAMP } : rendered.body;
+  return { status: rendered.status, body };
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`. */
+function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function pathParameterNames(expressPath: string): string[] {
+  return [...expressPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]);
+}
+
+function parameter(description: ParameterDescription): Record<string, unknown> {
+  return {
+    name: description.name,
+    in: description.in,
+    description: description.description,
+    required: description.in === 'path' ? true : (description.required ?? false),
+    schema: clone(description.schema),
+    ...(description.example !== undefined && { example: description.example }),
+  };
+}
+
+function content(entries: readonly ContentDescription[]): Record<string, unknown> {
+  return Object.fromEntries(
+    entries.map((entry) => [entry.mediaType, { schema: clone(entry.schema), ...(entry.example !== undefined && { example: clone(entry.example) }) }]),
+  );
+}
+
+function errorCodesOf(route: RouteDescription, keyed: boolean): ErrorCode[] {
+  const codes = new Set<ErrorCode>([
+    ...(keyed ? (['TTS_ERR_UNAUTHORIZED'] as const) : []),
+    ...(route.requestBody ? BODY_ERRORS : []),
+    ...(route.errors ?? []),
+    'TTS_ERR_INTERNAL',
+  ]);
+  return [...codes].filter((code) => !UNANSWERED.has(code));
+}
+
+function errorResponses(route: RouteDescription, keyed: boolean): Record<string, unknown> {
+  const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown }>();
+  for (const code of errorCodesOf(route, keyed)) {
+    const { status, body } = renderedError(code, route.errorFormat);
+    const group = byStatus.get(status);
+    if (group) group.codes.push(code);
+    else byStatus.set(status, { codes: [code], example: body });
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, { codes, example }] of [...byStatus].sort(([left], [right]) => left - right)) {
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+        ...((status === 429 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
+      },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } },
+    };
+  }
+  return responses;
+}
+
+function operation(id: string, route: RouteDescription, options: OpenApiOptions, head: boolean): Record<string, unknown> {
+  const keyed = route.security === 'key' || (route.security === 'download' && options.downloadRequiresKey);
+  const declared = new Set((route.parameters ?? []).filter((entry) => entry.in === 'path').map((entry) => entry.name));
+  const undeclared = pathParameterNames(route.path).filter((name) => !declared.has(name));
+  if (undeclared.length > 0) throw new Error(`Route ${id} (${route.path}) does not describe its path parameter ${undeclared.join(', ')}`);
+  const successes = Object.fromEntries(
+    route.responses.map((response) => [
+      String(response.status),
+      {
+        description: response.description,
+        headers: {
+          'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+          ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, header]) => [name, { description: header.description, schema: clone(header.schema) }])),
+        },
+        ...(response.content && !head && { content: content(response.content) }),
+      },
+    ]),
+  );
+  return {
+    operationId: head ? `${id}Head` : id,
+    tags: [route.tag],
+    summary: head ? `${route.summary} (headers only)` : route.summary,
+    ...(route.description !== undefined && { description: route.description }),
+    security: keyed ? KEY_SECURITY : [],
+    ...(route.parameters && { parameters: route.parameters.map(parameter) }),
+    ...(route.requestBody && {
+      requestBody: {
+        required: true,
+        ...(route.requestBody.description !== undefined && { description: route.requestBody.description }),
+        content: content([{ mediaType: 'application/json', schema: route.requestBody.schema, example: route.requestBody.example }]),
+      },
+    }),
+    responses: { ...successes, ...errorResponses(route, keyed) },
+  };
+}
+
+/** The OpenAPI 3.1 document of a route table: the same schemas the routes validate with. */
+export function buildOpenApiDocument(routes: Readonly<Record<string, RouteDescription>>, options: OpenApiOptions): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags: string[] = [];
+  for (const [id, route] of Object.entries(routes)) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method] = operation(id, route, options, false);
+    if (route.documentHead) paths[path].head = operation(id, route, options, true);
+    if (!tags.includes(route.tag)) tags.push(route.tag);
+  }
+  const schemas: Record<string, SchemaObject> = { ErrorEnvelope: clone(ERROR_ENVELOPE_SCHEMA), OpenAiError: clone(OPENAI_ERROR_SCHEMA) };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'tts-gateway',
+      version: options.version,
+      summary: 'One text-to-speech API over many providers',
+      license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
+    },
+    ...(options.publicBaseUrl !== undefined && { servers: [{ url: options.publicBaseUrl }] }),
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`ttsg_…`) from registration, login or the CLI' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The same API key as `Authorization: Bearer ttsg_…` (what OpenAI clients send)' },
+      },
+      schemas,
+      headers: {
+        XRequestId: { description: "The request's id: the client's own `X-Request-Id` when it is sane, else a UUID", schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+      },
+    },
+  };
+}

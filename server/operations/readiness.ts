@@ -1,0 +1,62 @@
+import type { ProviderStatus } from '../../core';
+
+/** What GET /health/ready asks; each probe throws when its part is not usable. */
+export interface ReadinessProbes {
+  database(): Promise<void>;
+  audioStore(): Promise<void>;
+  providers(): readonly ProviderStatus[];
+  /** True once a stop began: load balancers should send nothing new. */
+  stopping(): boolean;
+}
+
+export interface CheckResult {
+  readonly status: 'ok' | 'failed';
+  readonly error?: string;
+}
+
+export interface ReadinessReport {
+  readonly status: 'ready' | 'not ready';
+  readonly checks: { readonly database: CheckResult; readonly audioStore: CheckResult; readonly shutdown: CheckResult };
+  readonly providers: readonly ProviderStatus[];
+}
+
+/** A probe that has not answered in this time has failed (a hung network mount, a locked database). */
+const PROBE_TIMEOUT_MS = 2_000;
+
+/** The error's code only (`EACCES`, `SQLITE_CANTOPEN`): messages can hold paths, and this answer is public. */
+function describeFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? `failed (${code})` : 'failed';
+}
+
+async function runProbe(probe: () => Promise<void>): Promise<CheckResult & { cause?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('probe timed out'), { code: 'TIMEOUT' })), PROBE_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([probe(), timeout]);
+    return { status: 'ok' };
+  } catch (error) {
+    return { status: 'failed', error: describeFailure(error), cause: error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Ready when the database answers, the audio folder takes a file, at least one provider is
+ * ready and no stop has begun. One provider down leaves the gateway ready: the others serve.
+ */
+export async function checkReadiness(probes: ReadinessProbes, onFailure: (check: string, cause: unknown) => void): Promise<ReadinessReport> {
+  const [database, audioStore] = await Promise.all([runProbe(() => probes.database()), runProbe(() => probes.audioStore())]);
+  for (const [name, result] of [['database', database], ['audioStore', audioStore]] as const) {
+    if (result.status === 'failed') onFailure(name, result.cause);
+  }
+  const providers = probes.providers();
+  const stopping = probes.stopping();
+  const shutdown: CheckResult = stopping ? { status: 'failed', error: 'stopping' } : { status: 'ok' };
+  const ready = database.status === 'ok' && audioStore.status === 'ok' && !stopping && providers.some((provider) => provider.status === 'ready');
+  const plain = ({ status, error }: CheckResult): CheckResult => (error === undefined ? { status } : { status, error });
+  return { status: ready ? 'ready' : 'not ready', checks: { database: plain(database), audioStore: plain(audioStore), shutdown }, providers };
+}

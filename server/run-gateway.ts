@@ -1,0 +1,85 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { loadConfig } from '../config';
+import { composeGateway, type Gateway } from './composition-root';
+import { describeListenError, listen } from './listen';
+import { describeStartupError } from './startup-error';
+
+export interface RunGatewayOptions {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** Where one-line start-up failures go. */
+  readonly stderr: NodeJS.WritableStream;
+  /** Ends the process; tests never reach it (they spawn). */
+  readonly exit: (code: number) => never;
+}
+
+/** Time given to requests in flight beyond the synthesis deadline before connections are cut. */
+const DRAIN_GRACE_MS = 5_000;
+
+/**
+ * Runs the gateway until SIGTERM or SIGINT: config -> composition -> a bound port, then
+ * "listening". A start-up or bind failure is one line on stderr and exit status 1. A stop
+ * refuses new connections, lets requests in flight finish (up to the synthesis deadline plus a
+ * grace), closes everything and exits 0; a second signal exits at once.
+ */
+export async function runGateway(options: RunGatewayOptions): Promise<void> {
+  const fail = (message: string): never => {
+    options.stderr.write(`tts-gateway could not start: ${message}\n`);
+    return options.exit(1);
+  };
+  let gateway: Gateway;
+  try {
+    gateway = await composeGateway(await loadConfig({ argv: options.argv, env: options.env }));
+  } catch (error) {
+    return fail(describeStartupError(error));
+  }
+  const { config, logger } = gateway;
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  const server = createServer(gateway.app);
+  server.on('request', (request, response: ServerResponse) => {
+    // During a stop, each answer closes its connection, so keep-alive clients reconnect elsewhere.
+    if (stopping) response.setHeader('Connection', 'close');
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
+  try {
+    const address = await listen(server, config.server.port, config.server.host);
+    const base = config.server.publicBaseUrl ?? `http://localhost:${address.port}`;
+    logger.info('tts-gateway listening', { host: config.server.host, port: address.port, publicBaseUrl: base, config: config.sourceFile ?? '(defaults)' });
+  } catch (error) {
+    await gateway.close().catch(() => undefined);
+    return fail(describeListenError(error, config.server.host, config.server.port));
+  }
+  server.on('error', (error) => logger.error('the HTTP server failed', { errorMessage: error.message }));
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn('second signal: exiting without waiting', { signal });
+      options.exit(1);
+    }
+    stopping = true;
+    const drainMs = config.synthesis.timeoutMs + DRAIN_GRACE_MS;
+    gateway.markStopping();
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
+    const deadline = setTimeout(() => {
+      logger.warn('drain deadline passed: closing the remaining connections', { inFlight: inFlight.size });
+      server.closeAllConnections();
+    }, drainMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      void gateway
+        .close()
+        .catch((error: unknown) => logger.error('closing failed', { errorMessage: error instanceof Error ? error.message : String(error) }))
+        .finally(() => {
+          logger.info('stopped');
+          options.exit(0);
+        });
+    });
+    server.closeIdleConnections();
+    // Logged once the port is closed: from this line on, new connections are refused.
+    logger.info('shutting down', { signal, inFlight: inFlight.size, drainSeconds: drainMs / 1000 });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

@@ -1,0 +1,125 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { fixturesRoot, projectRoot } from '../../support/paths';
+import { GatewayProcess } from './gateway-process';
+
+const CLI = join(projectRoot, 'dist', 'server', 'cli.js');
+
+function listenOn(server: Server, host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
+}
+
+/** Resolves with the error code of a TCP connection attempt, or 'connected'. */
+function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+describe('server start and stop (spawned gateway processes)', function () {
+  this.timeout(90_000);
+  let directory: string;
+  let gateway: GatewayProcess | undefined;
+  beforeEach(() => (directory = mkdtempSync(join(tmpdir(), 'tts-gateway-process-'))));
+  afterEach(() => {
+    gateway?.kill();
+    gateway = undefined;
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('on a taken port prints one clear line, never "listening", and exits 1', async () => {
+    const occupant = createServer();
+    const port = await listenOn(occupant);
+    try {
+      writeFileSync(join(directory, 'tts-gateway.config.yaml'), `server:\n  host: 127.0.0.1\ndatabase:\n  url: "sqlite::memory:"\n`);
+      gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory, env: { PORT: String(port) } });
+      expect(await gateway.exitCode()).to.equal(1);
+      expect(gateway.stderr).to.equal(
+        `tts-gateway could not start: port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop the other process or choose another port (PORT or server.port)\n`,
+      );
+      expect(gateway.stdout).to.not.include('listening');
+    } finally {
+      occupant.close();
+    }
+  });
+
+  it('on SIGTERM refuses new connections, finishes the request in flight, then exits 0', async () => {
+    // A stand-in OpenAI-shaped server that holds the speech request until the test releases it.
+    const mp3 = readFileSync(join(fixturesRoot, 'audio', 'speech-22050.mp3'));
+    let held: ServerResponse | undefined;
+    let speechArrived: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (speechArrived = resolve));
+    const upstream = createServer((request, response) => {
+      if (request.url === '/v1/audio/speech') {
+        request.resume();
+        held = response;
+        speechArrived();
+        return;
+      }
+      response.writeHead(404).end();
+    });
+    const upstreamPort = await listenOn(upstream);
+    try {
+      writeFileSync(
+        join(directory, 'tts-gateway.config.yaml'),
+        [
+          'server:',
+          '  host: 127.0.0.1',
+          '  port: 0',
+          'database:',
+          '  url: "sqlite::memory:"',
+          'logging:',
+          '  format: json',
+          'providers:',
+          '  - plugin: openai-compatible',
+          '    options:',
+          `      baseUrl: http://127.0.0.1:${upstreamPort}`,
+          '      models: [tts-1]',
+          '      voices: [alloy]',
+          '',
+        ].join('\n'),
+      );
+      gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
+      const port = await gateway.port();
+      const base = `http://127.0.0.1:${port}`;
+      const registered = await fetch(`${base}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password: 'correct horse' }),
+      });
+      const apiKey = ((await registered.json()) as { data: { apiKey: string } }).data.apiKey;
+      const inFlight = fetch(`${base}/api/v1/common/tts-sync`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
+        body: JSON.stringify({ model: 'tts-1', voice: 'alloy', text: 'Still speaking when the stop comes.' }),
+      });
+      await arrived;
+
+      gateway.child.kill('SIGTERM');
+      await gateway.waitFor(/"message":"shutting down"/);
+      expect(await tryConnect(port)).to.equal('ECONNREFUSED');
+      expect(gateway.child.exitCode).to.equal(null);
+
+      held?.writeHead(200, { 'Content-Type': 'audio/mpeg' }).end(mp3);
+      const answer = await inFlight;
+      expect(answer.status).to.equal(200);
+      const body = (await answer.json()) as { data: { file_size: number } };
+      expect(body.data.file_size).to.equal(mp3.length);
+      expect(await gateway.exitCode()).to.equal(0);
+      expect(gateway.stdout).to.include('"message":"stopped"');
+      expect(gateway.stderr).to.equal('');
+    } finally {
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+});
