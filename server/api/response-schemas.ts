@@ -33,11 +33,12 @@ const ACCOUNT_SCHEMA: SchemaObject = {
 export const ISSUED_ACCOUNT_KEY_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
-  required: ['account', 'apiKey', 'keyId'],
+  required: ['account', 'apiKey', 'keyId', 'expiresAt'],
   properties: {
     account: ACCOUNT_SCHEMA,
     apiKey: { type: 'string', pattern: '^ttsg_[A-Za-z0-9_-]{43}$', description: 'The new key; shown only in this answer' },
     keyId: { type: 'string', format: 'uuid' },
+    expiresAt: { type: ['integer', 'null'], description: 'Unix milliseconds when the key stops working (login keys: `auth.loginKeyTtl`); null = never' },
   },
 };
 
