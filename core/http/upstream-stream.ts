@@ -123,3 +123,28 @@ async function readAtMost(response: Response, limit: number): Promise<Uint8Array
   }
   return Buffer.concat(parts);
 }
+
+/**
+ * Reads a stream's first piece before handing the stream on, so that a failure the provider
+ * reports before any audio (an error event in an event stream, an answer with no audio) is thrown
+ * when the call starts, as `synthesizeStream` promises, not in the middle of the client's answer.
+ * Closing the returned stream, even before reading it, closes the one underneath.
+ */
+export async function awaitFirstChunk(chunks: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array>> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let first: IteratorResult<Uint8Array> | undefined = await iterator.next();
+  const rest: AsyncIterator<Uint8Array> = {
+    next: async () => {
+      if (!first) return iterator.next();
+      const result = first;
+      first = undefined;
+      return result;
+    },
+    return: async () => {
+      first = undefined;
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => rest };
+}
