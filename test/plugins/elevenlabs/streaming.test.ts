@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { TtsProvider } from '../../../core';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { HttpStandIn, readAll } from '../../support/http-stand-in';
-import { fixturesRoot } from '../../support/paths';
+import { recordedAudio } from '../../support/recorded-audio';
 import { answerBeforeStream, isLeadingPart, streamUntilFirstChunk } from '../../support/streaming-flow';
 import { createProvider, RACHEL, synthesisRequest, TEST_KEY } from './harness';
 
 /** Real speech from the recorded mp3 answer, sent by the stand-in in two pieces. */
-const speech = new Uint8Array(Buffer.from(String((JSON.parse(readFileSync(join(fixturesRoot, 'elevenlabs', 'speech-mp3.json'), 'utf8')) as { response: string }[])[0].response), 'hex'));
+const speech = recordedAudio('elevenlabs', 'speech-mp3');
 const half = Math.floor(speech.byteLength / 2);
 const AUDIO_HEADERS = { 'content-type': 'audio/mpeg' };
 
