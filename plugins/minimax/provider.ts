@@ -62,7 +62,7 @@ export class MiniMaxProvider implements TtsProvider {
     const warnings: string[] = [];
     const body = buildT2aBody(request, this.options.sampleRate, warnings, 'streamed');
     const response = await streamMiniMax(this.options, this.context.fetch, T2A_PATH, body, request.signal);
-    const chunks = await awaitFirstChunk(streamedAudio(response, request.format, [this.options.apiKey]));
+    const chunks = await awaitFirstChunk(streamedAudio(response, request.format, [this.options.apiKey], request.signal));
     return { chunks, format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}), warnings };
   }
 

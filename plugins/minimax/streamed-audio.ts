@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, serverSentEvents, type AudioFormat, type UpstreamStreamResponse } from '../../core';
+import { badUpstreamResponse, gatewayError, parseUpstreamJson, serverSentEvents, type AudioFormat, type UpstreamStreamResponse } from '../../core';
 import { baseResponseError, PROVIDER } from './errors';
 import { decodeHexAudio } from './hex-audio';
 import { checkReportedFormat, SYNTHESIS_FINISHED, type T2aAnswer } from './t2a-answer';
@@ -11,9 +11,10 @@ import { checkReportedFormat, SYNTHESIS_FINISHED, type T2aAnswer } from './t2a-a
  * T2A HTTP reference), and ignores the closing event's audio anyway once audio has streamed.
  * A failure comes as an event with a non-zero `base_resp.status_code`, or as a plain JSON answer
  * (MiniMax's official CLI reads both). A stream that ends without the closing event was cut
- * short and is an error, never a shorter clip.
+ * short and is an error, never a shorter clip. Events already received are not handed on once the
+ * call is cancelled.
  */
-export async function* streamedAudio(response: UpstreamStreamResponse, format: AudioFormat, secrets: readonly string[]): AsyncGenerator<Uint8Array> {
+export async function* streamedAudio(response: UpstreamStreamResponse, format: AudioFormat, secrets: readonly string[], signal: AbortSignal): AsyncGenerator<Uint8Array> {
   const contentType = response.headers.get('content-type') ?? '';
   if (!contentType.includes('text/event-stream')) {
     yield await wholeAnswerAudio(response, format, secrets);
@@ -21,6 +22,7 @@ export async function* streamedAudio(response: UpstreamStreamResponse, format: A
   }
   let audioSent = false;
   for await (const event of serverSentEvents(response.chunks)) {
+    if (signal.aborted) throw gatewayError('TTS_ERR_CANCELLED', { subject: `The call to ${PROVIDER}` });
     const answer = parseEvent(event.data);
     const failure = baseResponseError(answer.base_resp, secrets);
     if (failure) throw failure;
