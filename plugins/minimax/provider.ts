@@ -11,7 +11,7 @@ import {
 } from '../../core';
 import { BUNDLED_SYSTEM_VOICES } from './bundled-voices';
 import { postMiniMax, streamMiniMax } from './client';
-import { unknownModel } from './errors';
+import { PROVIDER, unknownModel } from './errors';
 import { decodeHexAudio } from './hex-audio';
 import { isMiniMaxModel, MINIMAX_MODELS } from './models';
 import type { MiniMaxOptions } from './options-schema';
@@ -62,7 +62,7 @@ export class MiniMaxProvider implements TtsProvider {
     const warnings: string[] = [];
     const body = buildT2aBody(request, this.options.sampleRate, warnings, 'streamed');
     const response = await streamMiniMax(this.options, this.context.fetch, T2A_PATH, body, request.signal);
-    const chunks = await awaitFirstChunk(streamedAudio(response, request.format, [this.options.apiKey], request.signal));
+    const chunks = await awaitFirstChunk(PROVIDER, streamedAudio(response, request.format, [this.options.apiKey], request.signal));
     return { chunks, format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}), warnings };
   }
 
