@@ -11,4 +11,5 @@ export {
 export { failureOfStatus, parseRetryAfter, redactSecrets, upstreamError, type UpstreamFailureFacts } from './upstream-error';
 export type { UpstreamErrorAnswer, UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 export { parseErrorJson, readCommonErrorBody, textOf, validationDetailMessage } from './common-error-body';
-export { upstreamStream, upstreamAudioStream, type UpstreamStreamResponse } from './upstream-stream';
+export { upstreamStream, upstreamAudioStream, awaitFirstChunk, type UpstreamStreamResponse } from './upstream-stream';
+export { serverSentEvents, type ServerSentEvent } from './server-sent-events';

@@ -123,3 +123,31 @@ async function readAtMost(response: Response, limit: number): Promise<Uint8Array
   }
   return Buffer.concat(parts);
 }
+
+/**
+ * Reads a stream's first non-empty piece before handing the stream on, so that a failure the
+ * provider reports before any audio (an error event in an event stream, a refusal, a stream with
+ * no bytes at all: `TTS_ERR_UPSTREAM_BAD_RESPONSE`) is thrown when the call starts, as
+ * `synthesizeStream` promises, and can still be retried; not in the middle of the client's
+ * answer. Closing the returned stream, even before reading it, closes the one underneath.
+ */
+export async function awaitFirstChunk(provider: string, chunks: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array>> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let first: IteratorResult<Uint8Array> | undefined = await iterator.next();
+  while (!first.done && first.value.byteLength === 0) first = await iterator.next();
+  if (first.done) throw badUpstreamResponse(provider, 'an audio stream without audio');
+  const rest: AsyncIterator<Uint8Array> = {
+    next: async () => {
+      if (!first) return iterator.next();
+      const result = first;
+      first = undefined;
+      return result;
+    },
+    return: async () => {
+      first = undefined;
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => rest };
+}

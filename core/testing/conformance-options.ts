@@ -1,4 +1,5 @@
 import type { TtsPlugin } from '../plugin/contract';
+import type { StreamingStandIn } from './held-answer';
 
 /** The groups of the conformance suite; each can be switched off on its own. */
 export type ConformanceGroupName = 'catalog' | 'formats' | 'errors' | 'cancellation' | 'streaming';
@@ -26,6 +27,13 @@ export interface ConformanceOptions<Options> {
    * switches one off.
    */
   readonly groups?: Partial<Record<ConformanceGroupName, boolean>>;
+  /**
+   * For the streaming checks that hold an answer back mid-stream (first bytes before the end,
+   * cancellation and a broken connection mid-stream): a stand-in that can hold its next answer,
+   * for a plugin that streams over something other than `fetch` (a WebSocket). HTTP plugins need
+   * none: the kit holds the answers of `fetch` itself. Without either, those checks are skipped.
+   */
+  readonly streamingStandIn?: StreamingStandIn;
   /** Voice to synthesize with for a model; defaults to the model's first listed voice. */
   readonly voiceFor?: (model: string) => string | undefined;
   /** Only these models are synthesized with (all are listed and checked); default: all. */

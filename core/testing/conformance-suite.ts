@@ -3,6 +3,7 @@ import type { ModelInfo, ProviderSynthesisRequest, TtsProvider } from '../plugin
 import type { ConformanceGroupName, ConformanceOptions } from './conformance-options';
 import { checkAudio, checkModel, checkPluginAndOptions, checkVoices, createProvider, ensure, expectGatewayError, nativeRanges } from './conformance-checks';
 import { failingFetches } from './failing-fetches';
+import { streamingChecks } from './streaming-checks';
 
 /** What one check found: it passed, or it did not apply to this plugin (and why). */
 export type CheckOutcome = { readonly status: 'passed' } | { readonly status: 'skipped'; readonly reason: string };
@@ -60,13 +61,13 @@ export function conformanceSuite<Options>(options: ConformanceOptions<Options>):
     requestId: 'conformance',
     ...extra,
   });
-  const withProvider = async (fetchImplementation: typeof fetch, run: (failing: TtsProvider) => Promise<void>): Promise<CheckOutcome> => {
-    const failing = await createProvider(plugin, options.options, fetchImplementation);
+  const withProvider = async (fetchImplementation: typeof fetch, run: (provider: TtsProvider) => Promise<void>): Promise<CheckOutcome> => {
+    const other = await createProvider(plugin, options.options, fetchImplementation);
     try {
-      await run(failing);
+      await run(other);
       return PASSED;
     } finally {
-      await failing.close?.();
+      await other.close?.();
     }
   };
   const check = (name: string, run: () => Promise<CheckOutcome | void>): ConformanceCheck => ({ name, run: async () => (await run()) ?? PASSED });
@@ -145,43 +146,7 @@ export function conformanceSuite<Options>(options: ConformanceOptions<Options>):
         }),
       ],
     },
-    {
-      name: 'streaming',
-      checks: [
-        check('streams every declared format, and the joined bytes are that format', async () => {
-          const streaming = live().synthesizeStream?.bind(live());
-          if (!streaming) return { status: 'skipped', reason: 'the provider has no synthesizeStream' };
-          for (const model of synthesisModels()) {
-            for (const format of model.capabilities.formats) {
-              const stream = await streaming(await request(model, { format }));
-              const parts: Uint8Array[] = [];
-              for await (const chunk of stream.chunks) parts.push(chunk);
-              checkAudio(model.name, format, { audio: new Uint8Array(Buffer.concat(parts)), format: stream.format, sampleRate: stream.sampleRate });
-            }
-          }
-        }),
-        check('refuses to start a stream when the call is already cancelled', async () => {
-          const streaming = live().synthesizeStream?.bind(live());
-          if (!streaming) return { status: 'skipped', reason: 'the provider has no synthesizeStream' };
-          const controller = new AbortController();
-          controller.abort();
-          const consume = async () => {
-            const stream = await streaming(await request(firstModel(), { signal: controller.signal }));
-            for await (const chunk of stream.chunks) void chunk;
-          };
-          await expectGatewayError(consume(), 'TTS_ERR_CANCELLED', 'pre-aborted stream');
-        }),
-        check('maps an upstream 401 when a stream starts to TTS_ERR_UPSTREAM_AUTH', async () => {
-          if (!live().synthesizeStream) return { status: 'skipped', reason: 'the provider has no synthesizeStream' };
-          if (!overHttp) return { status: 'skipped', reason: 'the plugin does not call its provider through context.fetch' };
-          const synthesisRequest = await request(firstModel());
-          return withProvider(failingFetches.unauthorized, async (failing) => {
-            ensure(failing.synthesizeStream, 'a provider built from the same plugin must stream too');
-            await expectGatewayError(failing.synthesizeStream(synthesisRequest), 'TTS_ERR_UPSTREAM_AUTH', 'an upstream 401 on a stream');
-          });
-        }),
-      ],
-    },
+    { name: 'streaming', checks: streamingChecks({ live, synthesisModels, firstModel, request, withProvider, overHttp, fetch: options.fetch, streamingStandIn: options.streamingStandIn }, check) },
   ];
 
   return {

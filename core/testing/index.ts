@@ -10,3 +10,5 @@ export { runConformance, type ConformanceResult } from './run-conformance';
 export { conformanceSuite, type CheckOutcome, type ConformanceCheck, type ConformanceGroup, type ConformanceSuite } from './conformance-suite';
 export type { ConformanceGroupName, ConformanceOptions } from './conformance-options';
 export { failingFetches } from './failing-fetches';
+export { holdingFetch } from './holding-fetch';
+export type { HeldAnswer, StreamingStandIn } from './held-answer';

@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import { PROVIDER } from './errors';
 import { azureBaseUrl, type AzureOptions } from './options-schema';
 import { parseAzureVoices, type AzureVoice } from './voices';
@@ -15,7 +15,21 @@ export class AzureClient {
 
   /** `POST /cognitiveservices/v1`: SSML in, audio in the requested output format out. */
   async synthesize(ssml: string, outputFormat: string, signal: AbortSignal): Promise<Uint8Array> {
-    const response = await upstreamFetch({
+    const response = await upstreamFetch(this.synthesisCall(ssml, outputFormat, signal));
+    if (response.body.byteLength === 0) throw badUpstreamResponse(PROVIDER, 'the audio body is empty');
+    return response.body;
+  }
+
+  /**
+   * The same call read as it arrives: Azure sends a long answer in chunks as it synthesizes (the
+   * official Azure-Samples/Cognitive-Speech-TTS clients read it part by part), handed on here.
+   */
+  async streamSynthesis(ssml: string, outputFormat: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+    return (await upstreamStream(this.synthesisCall(ssml, outputFormat, signal))).chunks;
+  }
+
+  private synthesisCall(ssml: string, outputFormat: string, signal: AbortSignal): UpstreamRequest {
+    return {
       provider: PROVIDER,
       fetch: this.fetchImplementation,
       url: `${azureBaseUrl(this.options)}/cognitiveservices/v1`,
@@ -30,9 +44,7 @@ export class AzureClient {
       timeoutMs: this.options.timeoutMs,
       signal,
       secrets: [this.options.apiKey],
-    });
-    if (response.body.byteLength === 0) throw badUpstreamResponse(PROVIDER, 'the audio body is empty');
-    return response.body;
+    };
   }
 
   /** `GET /cognitiveservices/voices/list`: every voice of the region. */

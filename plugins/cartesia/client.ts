@@ -1,4 +1,4 @@
-import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import { PROVIDER, readCartesiaError } from './errors';
 import type { CartesiaOptions } from './options-schema';
 import type { TtsBody } from './request-body';
@@ -10,9 +10,8 @@ function headers(options: CartesiaOptions): Record<string, string> {
 
 const root = (options: CartesiaOptions) => options.baseUrl.replace(/\/+$/, '');
 
-/** `POST /tts/bytes`: the whole clip in one answer. */
-export async function requestSpeech(options: CartesiaOptions, fetchFunction: typeof fetch, body: TtsBody, signal: AbortSignal): Promise<Uint8Array> {
-  const response = await upstreamFetch({
+function speechCall(options: CartesiaOptions, fetchFunction: typeof fetch, body: TtsBody, signal: AbortSignal): UpstreamRequest {
+  return {
     provider: PROVIDER,
     fetch: fetchFunction,
     url: `${root(options)}/tts/bytes`,
@@ -23,8 +22,22 @@ export async function requestSpeech(options: CartesiaOptions, fetchFunction: typ
     signal,
     secrets: [options.apiKey],
     mapError: readCartesiaError,
-  });
-  return upstreamAudio(PROVIDER, response);
+  };
+}
+
+/** `POST /tts/bytes`: the whole clip. */
+export async function requestSpeech(options: CartesiaOptions, fetchFunction: typeof fetch, body: TtsBody, signal: AbortSignal): Promise<Uint8Array> {
+  return upstreamAudio(PROVIDER, await upstreamFetch(speechCall(options, fetchFunction, body, signal)));
+}
+
+/**
+ * The same call read as it arrives: `/tts/bytes` streams the audio as it is generated, in one
+ * HTTP body ("All three endpoints stream audio as it is produced", docs.cartesia.ai, Compare TTS
+ * endpoints). The SSE endpoint carries the same audio base64-encoded in JSON events, only worth it
+ * for timestamps, and raw containers only; the official SDK's `tts.bytes` is this call.
+ */
+export async function streamSpeech(options: CartesiaOptions, fetchFunction: typeof fetch, body: TtsBody, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+  return upstreamAudioStream(PROVIDER, await upstreamStream(speechCall(options, fetchFunction, body, signal)));
 }
 
 /** `GET /voices?limit=&starting_after=`: one page of the voice list. */

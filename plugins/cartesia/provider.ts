@@ -1,5 +1,5 @@
-import type { ModelInfo, PluginContext, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
-import { requestSpeech } from './client';
+import type { ModelInfo, PluginContext, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
+import { requestSpeech, streamSpeech } from './client';
 import { unknownModel } from './errors';
 import { CARTESIA_MODELS, findCartesiaModel } from './models';
 import type { CartesiaOptions } from './options-schema';
@@ -24,8 +24,20 @@ export class CartesiaProvider implements TtsProvider {
   }
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
-    const body = buildTtsBody(request, this.options.sampleRate, this.options.language);
-    const audio = await requestSpeech(this.options, this.context.fetch, body, request.signal);
-    return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}), warnings: [] };
+    const audio = await requestSpeech(this.options, this.context.fetch, this.body(request), request.signal);
+    return { audio, ...this.describe(request), warnings: [] };
+  }
+
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const chunks = await streamSpeech(this.options, this.context.fetch, this.body(request), request.signal);
+    return { chunks, ...this.describe(request), warnings: [] };
+  }
+
+  private body(request: ProviderSynthesisRequest) {
+    return buildTtsBody(request, this.options.sampleRate, this.options.language);
+  }
+
+  private describe(request: ProviderSynthesisRequest) {
+    return { format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}) };
   }
 }

@@ -3,11 +3,12 @@ import {
   type ModelInfo,
   type PluginContext,
   type ProviderAudio,
+  type ProviderAudioStream,
   type ProviderSynthesisRequest,
   type TtsProvider,
   type VoiceInfo,
 } from '../../core';
-import { requestModels, requestSpeech } from './client';
+import { requestModels, requestSpeech, streamSpeech, type SpeakCall } from './client';
 import { unknownModel, voiceOfOtherFamily } from './errors';
 import { DEEPGRAM_MODELS, familyOfVoice, isDeepgramModel } from './models';
 import type { DeepgramOptions } from './options-schema';
@@ -41,13 +42,23 @@ export class DeepgramProvider implements TtsProvider {
     }
   }
 
-  /** The voice is Deepgram's model id; a speed comes only for Aura-2 (pitch and volume are never native). */
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
-    if (familyOfVoice(request.voice) !== request.model) {
-      throw voiceOfOtherFamily(request.voice, request.model);
-    }
-    const audio = await requestSpeech(this.options, this.context.fetch, request.voice, request.format, request.speed, request.text, request.signal);
-    const sampleRate = SPEAK_FORMATS[request.format].sampleRate;
-    return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate } : {}), warnings: [] };
+    const audio = await requestSpeech(this.options, this.context.fetch, speakCall(request), request.signal);
+    return { audio, ...describe(request), warnings: [] };
   }
+
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const chunks = await streamSpeech(this.options, this.context.fetch, speakCall(request), request.signal);
+    return { chunks, ...describe(request), warnings: [] };
+  }
+}
+
+/** The voice is Deepgram's model id; a speed comes only for Aura-2 (pitch and volume are never native). */
+function speakCall(request: ProviderSynthesisRequest): SpeakCall {
+  if (familyOfVoice(request.voice) !== request.model) throw voiceOfOtherFamily(request.voice, request.model);
+  return { voice: request.voice, format: request.format, speed: request.speed, text: request.text };
+}
+
+function describe(request: ProviderSynthesisRequest) {
+  return { format: request.format, ...(request.format === 'pcm' ? { sampleRate: SPEAK_FORMATS.pcm.sampleRate } : {}) };
 }

@@ -4,7 +4,7 @@ import { edgeBrowserHeaders, secMsGec, ServiceClock } from './client-token';
 import { HandshakeRefused, PROVIDER, readVoiceListError, serviceRefused } from './errors';
 import type { EdgeOptions } from './options-schema';
 import { edgeTimestamp, speechConfigMessage, ssmlMessage } from './protocol';
-import { runEdgeTurn } from './socket-turn';
+import { openEdgeTurn } from './socket-turn';
 import type { EdgeVoice } from './voices';
 import { canDecodeZstd, decodeZstd, isZstdFrame } from './zstd-body';
 
@@ -20,8 +20,18 @@ export class EdgeClient {
     private readonly fetchImplementation: typeof fetch,
   ) {}
 
-  /** One synthesis turn; retries once when a refusal's Date header shows clock skew. */
+  /** One synthesis turn's whole audio. */
   async synthesize(ssml: string, outputFormat: string, signal: AbortSignal): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    for await (const part of await this.streamSynthesis(ssml, outputFormat, signal)) parts.push(part);
+    return new Uint8Array(Buffer.concat(parts));
+  }
+
+  /**
+   * One synthesis turn, its audio handed on frame by frame as the service sends it (resolves with
+   * the first frame). Retries once when a refusal's Date header shows clock skew.
+   */
+  async streamSynthesis(ssml: string, outputFormat: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
     try {
       return await this.turn(ssml, outputFormat, signal);
     } catch (error) {
@@ -37,14 +47,14 @@ export class EdgeClient {
     }
   }
 
-  private turn(ssml: string, outputFormat: string, signal: AbortSignal): Promise<Uint8Array> {
+  private turn(ssml: string, outputFormat: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
     const requestId = randomUUID().replace(/-/g, '');
     const timestamp = edgeTimestamp(new Date());
     const url = new URL(this.options.baseUrl);
     url.searchParams.set('TrustedClientToken', this.options.trustedClientToken);
     url.searchParams.set('ConnectionId', randomUUID().replace(/-/g, ''));
     this.addToken(url);
-    return runEdgeTurn({
+    return openEdgeTurn({
       url: url.toString(),
       headers: { ...SOCKET_HEADERS, ...edgeBrowserHeaders(this.options.clientVersion) },
       requestId,

@@ -1,4 +1,4 @@
-import type { ModelInfo, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceGender, VoiceInfo } from '../../core';
+import type { ModelInfo, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceGender, VoiceInfo } from '../../core';
 import type { EdgeClient } from './client';
 import { notNativeFormat, unknownModel } from './errors';
 import { EDGE_MODEL, EDGE_MODEL_NAME, EDGE_OUTPUT_FORMAT } from './models';
@@ -24,15 +24,27 @@ export class EdgeProvider implements TtsProvider {
   }
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
+    const call = this.turnCall(request);
+    const audio = await this.client.synthesize(call.ssml, EDGE_OUTPUT_FORMAT, request.signal);
+    return { audio, format: 'mp3', warnings: call.warnings };
+  }
+
+  /** The turn's binary audio frames, handed on as the socket receives them. */
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const call = this.turnCall(request);
+    const chunks = await this.client.streamSynthesis(call.ssml, EDGE_OUTPUT_FORMAT, request.signal);
+    return { chunks, format: 'mp3', warnings: call.warnings };
+  }
+
+  /** The SSML of one turn and the warnings it comes with. */
+  private turnCall(request: ProviderSynthesisRequest): { ssml: string; warnings: string[] } {
     checkModel(request.model);
     if (request.format !== 'mp3') throw notNativeFormat(request.format);
     const warnings: string[] = [];
     if (request.volume !== undefined && request.volume !== 1) {
       warnings.push('Edge read-aloud was asked for a volume change it does not do natively; it was ignored');
     }
-    const ssml = edgeSsml(request, this.genders.get(request.voice) ?? 'Unknown');
-    const audio = await this.client.synthesize(ssml, EDGE_OUTPUT_FORMAT, request.signal);
-    return { audio, format: 'mp3', warnings };
+    return { ssml: edgeSsml(request, this.genders.get(request.voice) ?? 'Unknown'), warnings };
   }
 }
 

@@ -2,6 +2,7 @@ import WebSocket, { type RawData } from 'ws';
 import { badUpstreamResponse } from '../../core';
 import { cancelled, HandshakeRefused, PROVIDER, serviceRefused, timedOut, unreachable } from './errors';
 import { parseBinaryFrame, parseTextFrame } from './protocol';
+import { TurnAudio } from './turn-audio';
 
 /** One synthesis turn on its own connection, as the browser does it. */
 export interface EdgeTurn {
@@ -10,6 +11,7 @@ export interface EdgeTurn {
   readonly requestId: string;
   /** Text frames sent once the socket opens (speech.config, then ssml). */
   readonly messages: readonly string[];
+  /** The longest the service may stay silent (before the first frame and between two frames). */
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
 }
@@ -20,53 +22,65 @@ function toBytes(data: RawData): Uint8Array {
 }
 
 /**
- * Runs one turn and resolves with the audio of every `Path:audio` frame once `turn.end` comes.
- * A refused upgrade rejects with {@link HandshakeRefused}; everything else with core's errors:
- * closed or silent service -> 503, timeout -> 504, cancellation -> 499, garbled frame -> 502.
+ * Opens one turn and resolves with its audio as the service sends it, once the first `Path:audio`
+ * frame has come: the audio of every later frame follows as it arrives, and the stream ends with
+ * `turn.end`. Before the first audio, a refused upgrade rejects with {@link HandshakeRefused} and
+ * everything else with core's errors: closed or silent service -> 503, a silence longer than
+ * `timeoutMs` -> 504, cancellation -> 499, garbled frame -> 502; after it, the same errors are
+ * thrown by the stream. Stopping the stream, or aborting the signal, closes the socket.
  */
-export function runEdgeTurn(turn: EdgeTurn): Promise<Uint8Array> {
+export function openEdgeTurn(turn: EdgeTurn): Promise<AsyncIterable<Uint8Array>> {
   return new Promise((resolve, reject) => {
     if (turn.signal.aborted) return reject(cancelled());
-    const chunks: Uint8Array[] = [];
-    let settled = false;
+    let audio: TurnAudio | undefined;
+    let closed = false;
     const socket = new WebSocket(turn.url, { headers: { ...turn.headers } });
 
-    const finish = (error: Error | undefined) => {
-      if (settled) return;
-      settled = true;
+    /** Ends the turn: the audio is complete (no error), broken off (error) or no longer wanted. */
+    const close = (error?: Error) => {
+      if (closed) return;
+      closed = true;
       clearTimeout(timer);
       turn.signal.removeEventListener('abort', onAbort);
       socket.removeAllListeners();
       socket.on('error', () => undefined); // late errors of a socket being torn down
       if (socket.readyState === WebSocket.OPEN) socket.close(1000);
       else socket.terminate();
-      if (error) reject(error);
-      else resolve(new Uint8Array(Buffer.concat(chunks)));
+      if (!audio) reject(error ?? serviceRefused('it ended the turn without audio'));
+      else if (error) audio.fail(error);
+      else audio.end();
     };
-    const onAbort = () => finish(cancelled());
-    const timer = setTimeout(() => finish(timedOut(turn.timeoutMs)), turn.timeoutMs);
+    const onAbort = () => close(cancelled());
+    let timer = setTimeout(() => close(timedOut(turn.timeoutMs)), turn.timeoutMs);
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => close(timedOut(turn.timeoutMs)), turn.timeoutMs);
+    };
     turn.signal.addEventListener('abort', onAbort, { once: true });
 
     socket.on('unexpected-response', (_request, response) => {
       response.resume();
-      finish(new HandshakeRefused(response.statusCode ?? 0, response.headers.date));
+      close(new HandshakeRefused(response.statusCode ?? 0, response.headers.date));
     });
     socket.on('open', () => {
       for (const message of turn.messages) socket.send(message);
     });
     socket.on('message', (data, isBinary) => {
+      touch();
       const bytes = toBytes(data);
       if (isBinary) {
         const frame = parseBinaryFrame(bytes);
-        if (!frame) return finish(badUpstreamResponse(PROVIDER, 'a binary frame is shorter than its header'));
-        if (frame.headers.Path === 'audio' && frame.headers['X-RequestId'] === turn.requestId && frame.body.byteLength > 0) chunks.push(frame.body);
-        return;
+        if (!frame) return close(badUpstreamResponse(PROVIDER, 'a binary frame is shorter than its header'));
+        if (frame.headers.Path !== 'audio' || frame.headers['X-RequestId'] !== turn.requestId || frame.body.byteLength === 0) return;
+        if (audio) return audio.push(frame.body);
+        audio = new TurnAudio(() => close());
+        audio.push(frame.body);
+        return resolve(audio);
       }
       const frame = parseTextFrame(new TextDecoder().decode(bytes));
-      if (frame.headers.Path !== 'turn.end') return; // turn.start, response, audio.metadata
-      finish(chunks.length > 0 ? undefined : serviceRefused('it ended the turn without audio'));
+      if (frame.headers.Path === 'turn.end') close(); // else turn.start, response, audio.metadata
     });
-    socket.on('close', (code) => finish(serviceRefused(`it closed the socket with code ${code} before the turn ended`)));
-    socket.on('error', (error) => finish(unreachable(error)));
+    socket.on('close', (code) => close(serviceRefused(`it closed the socket with code ${code} before the turn ended`)));
+    socket.on('error', (error) => close(unreachable(error)));
   });
 }

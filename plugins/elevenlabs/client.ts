@@ -1,4 +1,4 @@
-import { parseUpstreamJson, upstreamAudio, upstreamFetch } from '../../core';
+import { parseUpstreamJson, upstreamAudio, upstreamAudioStream, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import { PROVIDER, readElevenLabsError } from './errors';
 import type { ElevenLabsOptions } from './options-schema';
 
@@ -32,11 +32,23 @@ export class ElevenLabsClient {
 
   /** `POST /v1/text-to-speech/{voice_id}?output_format=...`; returns the audio bytes. */
   async textToSpeech(voiceId: string, outputFormat: string, body: object, signal: AbortSignal): Promise<Uint8Array> {
+    return upstreamAudio(PROVIDER, await upstreamFetch(this.speechCall('', voiceId, outputFormat, body, signal)));
+  }
+
+  /**
+   * `POST /v1/text-to-speech/{voice_id}/stream`: the same query and body, the audio sent chunked
+   * as it is generated (the official SDK's `convertAsStream`/`stream` call this path).
+   */
+  async streamTextToSpeech(voiceId: string, outputFormat: string, body: object, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+    return upstreamAudioStream(PROVIDER, await upstreamStream(this.speechCall('/stream', voiceId, outputFormat, body, signal)));
+  }
+
+  private speechCall(suffix: '' | '/stream', voiceId: string, outputFormat: string, body: object, signal: AbortSignal): UpstreamRequest {
     const query = new URLSearchParams({ output_format: outputFormat });
-    const response = await upstreamFetch({
+    return {
       provider: PROVIDER,
       fetch: this.fetchFunction,
-      url: `${apiRoot(this.options.baseUrl)}/v1/text-to-speech/${encodeURIComponent(voiceId)}?${query}`,
+      url: `${apiRoot(this.options.baseUrl)}/v1/text-to-speech/${encodeURIComponent(voiceId)}${suffix}?${query}`,
       method: 'POST',
       headers: { 'xi-api-key': this.options.apiKey, 'content-type': 'application/json', accept: 'audio/*' },
       body: JSON.stringify(body),
@@ -44,7 +56,6 @@ export class ElevenLabsClient {
       signal,
       secrets: [this.options.apiKey],
       mapError: readElevenLabsError,
-    });
-    return upstreamAudio(PROVIDER, response);
+    };
   }
 }

@@ -1,8 +1,18 @@
-import { badUpstreamResponse, type ModelInfo, type PluginContext, type ProviderAudio, type ProviderSynthesisRequest, type TtsProvider, type VoiceInfo } from '../../core';
+import {
+  badUpstreamResponse,
+  type ModelInfo,
+  type PluginContext,
+  type ProviderAudio,
+  type ProviderAudioStream,
+  type ProviderSynthesisRequest,
+  type TtsProvider,
+  type VoiceInfo,
+} from '../../core';
 import { ElevenLabsClient } from './client';
+import { PROVIDER } from './errors';
 import { listModels } from './models';
 import type { ElevenLabsOptions } from './options-schema';
-import { toElevenLabsCall } from './request-body';
+import { toElevenLabsCall, type ElevenLabsCall } from './request-body';
 import { fetchVoices } from './voices';
 
 /** One configured ElevenLabs account. Every model speaks with every voice of the account. */
@@ -34,10 +44,31 @@ export class ElevenLabsProvider implements TtsProvider {
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     const call = toElevenLabsCall(request, this.options);
     const audio = await this.client.textToSpeech(request.voice, call.outputFormat, call.body, request.signal);
-    if (call.sampleRate !== undefined) {
-      if (audio.byteLength % 2 !== 0) throw badUpstreamResponse('ElevenLabs', '16-bit pcm with an odd byte count');
-      return { audio, format: 'pcm', sampleRate: call.sampleRate, warnings: [] };
-    }
-    return { audio, format: request.format, warnings: [] };
+    if (call.sampleRate !== undefined && audio.byteLength % 2 !== 0) throw oddPcm();
+    return { audio, ...describe(request, call), warnings: [] };
   }
+
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const call = toElevenLabsCall(request, this.options);
+    const chunks = await this.client.streamTextToSpeech(request.voice, call.outputFormat, call.body, request.signal);
+    return { chunks: call.sampleRate !== undefined ? wholeSamples(chunks) : chunks, ...describe(request, call), warnings: [] };
+  }
+}
+
+function describe(request: ProviderSynthesisRequest, call: ElevenLabsCall) {
+  return call.sampleRate !== undefined ? { format: 'pcm' as const, sampleRate: call.sampleRate } : { format: request.format };
+}
+
+function oddPcm() {
+  return badUpstreamResponse(PROVIDER, '16-bit pcm with an odd byte count');
+}
+
+/** 16-bit pcm ends on a whole sample: checked over the whole stream, however it was cut into pieces. */
+async function* wholeSamples(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    yield chunk;
+  }
+  if (total % 2 !== 0) throw oddPcm();
 }

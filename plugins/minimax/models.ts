@@ -1,6 +1,6 @@
 import type { AudioFormat, ModelCapabilities, ModelInfo } from '../../core';
 
-/** `audio_setting.format` values; `wav` exists for non-streaming calls only (this plugin's kind). */
+/** `audio_setting.format` values; `wav` exists for non-streaming calls only (a wav stream is one such call). */
 export const MINIMAX_FORMATS: readonly AudioFormat[] = ['mp3', 'wav', 'flac', 'pcm'];
 
 /**

@@ -1,28 +1,26 @@
 import {
-  badUpstreamResponse,
+  awaitFirstChunk,
   isGatewayError,
   type ModelInfo,
   type PluginContext,
   type ProviderAudio,
+  type ProviderAudioStream,
   type ProviderSynthesisRequest,
   type TtsProvider,
   type VoiceInfo,
 } from '../../core';
 import { BUNDLED_SYSTEM_VOICES } from './bundled-voices';
-import { postMiniMax } from './client';
-import { PROVIDER, unknownModel, type BaseResponse } from './errors';
+import { postMiniMax, streamMiniMax } from './client';
+import { PROVIDER, unknownModel } from './errors';
 import { decodeHexAudio } from './hex-audio';
 import { isMiniMaxModel, MINIMAX_MODELS } from './models';
 import type { MiniMaxOptions } from './options-schema';
 import { buildT2aBody } from './request-body';
+import { streamedAudio } from './streamed-audio';
+import { checkReportedFormat, reportedSampleRate, type T2aAnswer } from './t2a-answer';
 import { toVoiceInfo, voicesFromResponse, type GetVoiceResponse } from './voices';
 
-interface T2aResponse {
-  readonly data?: { readonly audio?: unknown; readonly status?: number } | null;
-  readonly extra_info?: { readonly audio_sample_rate?: unknown; readonly audio_format?: unknown } | null;
-  readonly trace_id?: string;
-  readonly base_resp?: BaseResponse;
-}
+const T2A_PATH = '/v1/t2a_v2';
 
 /** One configured MiniMax account: fixed models, the account's voice list, synthesis over HTTP. */
 export class MiniMaxProvider implements TtsProvider {
@@ -44,15 +42,28 @@ export class MiniMaxProvider implements TtsProvider {
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
     const warnings: string[] = [];
     const body = buildT2aBody(request, this.options.sampleRate, warnings);
-    const response = await postMiniMax<T2aResponse>(this.options, this.context.fetch, '/v1/t2a_v2', body, request.signal);
-    const audio = decodeHexAudio(response?.data?.audio);
-    const reportedFormat = response.extra_info?.audio_format;
-    if (typeof reportedFormat === 'string' && reportedFormat !== request.format) {
-      throw badUpstreamResponse(PROVIDER, `asked for ${request.format}, got ${reportedFormat}`);
-    }
-    const reportedRate = response.extra_info?.audio_sample_rate;
-    const sampleRate = typeof reportedRate === 'number' && reportedRate > 0 ? reportedRate : this.options.sampleRate;
+    const answer = await postMiniMax<T2aAnswer>(this.options, this.context.fetch, T2A_PATH, body, request.signal);
+    const audio = decodeHexAudio(answer?.data?.audio);
+    checkReportedFormat(answer, request.format);
+    const sampleRate = reportedSampleRate(answer, this.options.sampleRate);
     return { audio, format: request.format, ...(request.format === 'pcm' ? { sampleRate } : {}), warnings };
+  }
+
+  /**
+   * `stream: true`: the audio as MiniMax generates it, event by event. MiniMax streams every format
+   * but wav ("wav is only supported in non-streaming output", T2A HTTP reference), so a wav stream
+   * is the whole file from one non-streaming call, handed on as one piece.
+   */
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    if (request.format === 'wav') {
+      const { audio, ...described } = await this.synthesize(request);
+      return { chunks: onePiece(audio), ...described };
+    }
+    const warnings: string[] = [];
+    const body = buildT2aBody(request, this.options.sampleRate, warnings, 'streamed');
+    const response = await streamMiniMax(this.options, this.context.fetch, T2A_PATH, body, request.signal);
+    const chunks = await awaitFirstChunk(PROVIDER, streamedAudio(response, request.format, [this.options.apiKey], request.signal));
+    return { chunks, format: request.format, ...(request.format === 'pcm' ? { sampleRate: this.options.sampleRate } : {}), warnings };
   }
 
   /** The account's list; on failure (not cancellation) the documented system voices, logged. */
@@ -70,4 +81,8 @@ export class MiniMaxProvider implements TtsProvider {
       return BUNDLED_SYSTEM_VOICES.map((record) => toVoiceInfo(record));
     }
   }
+}
+
+async function* onePiece(audio: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield audio;
 }

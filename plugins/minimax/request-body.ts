@@ -1,11 +1,14 @@
 import type { ProviderSynthesisRequest } from '../../core';
 
-/** The JSON body of `POST /v1/t2a_v2` (non-streaming, hex audio). */
+/** The JSON body of `POST /v1/t2a_v2`: hex audio in one JSON answer, or streamed as server-sent events. */
 export interface T2aBody {
   readonly model: string;
   readonly text: string;
-  readonly stream: false;
-  readonly output_format: 'hex';
+  readonly stream: boolean;
+  /** Non-streaming only (a streamed answer is always hex). */
+  readonly output_format?: 'hex';
+  /** Streaming only: leave the whole clip out of the closing event (it repeats every chunk's audio). */
+  readonly stream_options?: { readonly exclude_aggregated_audio: true };
   readonly voice_setting: { readonly voice_id: string; readonly speed?: number; readonly pitch?: number };
   readonly audio_setting: { readonly sample_rate: number; readonly bitrate?: number; readonly format: string; readonly channel: 1 };
 }
@@ -24,11 +27,14 @@ export function pitchToSemitones(pitch: number): { semitones: number; exact: boo
   return { semitones, exact: Math.abs(exactSemitones - semitones) < 0.01 };
 }
 
+/** How the audio comes back: in one JSON answer, or as server-sent events while it is made. */
+export type T2aDelivery = 'whole' | 'streamed';
+
 /**
  * Maps a planned request to MiniMax's fields: `speed = s` (planner keeps it in 0.5..2), pitch in
  * semitones, no `vol` (volume is the gateway's), one mono channel at the configured rate.
  */
-export function buildT2aBody(request: ProviderSynthesisRequest, sampleRate: number, warnings: string[]): T2aBody {
+export function buildT2aBody(request: ProviderSynthesisRequest, sampleRate: number, warnings: string[], delivery: T2aDelivery = 'whole'): T2aBody {
   let pitch: number | undefined;
   if (request.pitch !== undefined) {
     const mapped = pitchToSemitones(request.pitch);
@@ -40,8 +46,7 @@ export function buildT2aBody(request: ProviderSynthesisRequest, sampleRate: numb
   return {
     model: request.model,
     text: request.text,
-    stream: false,
-    output_format: 'hex',
+    ...(delivery === 'streamed' ? { stream: true, stream_options: { exclude_aggregated_audio: true } } : { stream: false, output_format: 'hex' }),
     voice_setting: {
       voice_id: request.voice,
       ...(request.speed !== undefined ? { speed: request.speed } : {}),

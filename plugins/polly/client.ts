@@ -1,4 +1,4 @@
-import { badUpstreamResponse, parseUpstreamJson, upstreamFetch } from '../../core';
+import { badUpstreamResponse, parseUpstreamJson, upstreamFetch, upstreamStream, type UpstreamRequest } from '../../core';
 import { signedHeaders } from './aws-signer';
 import { PROVIDER, readPollyError } from './errors';
 import type { PollyEngineName } from './models';
@@ -9,8 +9,6 @@ import type { PollyVoice } from './voices';
 
 /** A guard against a NextToken that never ends; Polly has a few hundred voices. */
 const MAX_PAGES = 50;
-
-
 
 /** Polly's two REST calls, signed with SigV4 and sent through core's upstreamFetch. */
 export class PollyClient {
@@ -38,19 +36,36 @@ export class PollyClient {
   /** SynthesizeSpeech: the answer is the audio itself, with one of the output's Content-Types. */
   async synthesizeSpeech(body: SynthesizeSpeechBody, output: PollyOutput, signal: AbortSignal): Promise<Uint8Array> {
     const response = await this.call('POST', '/v1/speech', JSON.stringify(body), signal);
-    const contentType = response.headers.get('content-type') ?? '';
-    if (!output.contentTypes.some((expected) => contentType.startsWith(expected))) {
-      throw badUpstreamResponse(PROVIDER, `asked for ${body.OutputFormat}, got Content-Type '${contentType || 'none'}'`);
-    }
+    checkAudioType(response.headers, body, output);
     if (response.body.byteLength === 0) throw badUpstreamResponse(PROVIDER, 'the audio is empty');
     return response.body;
   }
 
+  /**
+   * The same SynthesizeSpeech call read as it arrives: its `AudioStream` is the HTTP body, which
+   * Polly sends while it synthesizes (the SDK's SynthesizeSpeechCommand hands it on as a stream).
+   */
+  async streamSpeech(body: SynthesizeSpeechBody, output: PollyOutput, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+    const response = await upstreamStream(this.signedCall('POST', '/v1/speech', JSON.stringify(body), signal));
+    try {
+      checkAudioType(response.headers, body, output);
+    } catch (error) {
+      await response.cancel();
+      throw error;
+    }
+    return response.chunks;
+  }
+
   private call(method: 'GET' | 'POST', path: string, body: string | undefined, signal?: AbortSignal) {
+    return upstreamFetch(this.signedCall(method, path, body, signal));
+  }
+
+  /** One call, signed with SigV4 over its method, URL, headers and body. */
+  private signedCall(method: 'GET' | 'POST', path: string, body: string | undefined, signal?: AbortSignal): UpstreamRequest {
     const url = `${pollyBaseUrl(this.options)}${path}`;
     const headers: Record<string, string> = body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' };
     const { accessKeyId, secretAccessKey, sessionToken } = this.options;
-    return upstreamFetch({
+    return {
       provider: PROVIDER,
       fetch: this.fetchImplementation,
       url,
@@ -61,6 +76,14 @@ export class PollyClient {
       signal,
       secrets: [secretAccessKey, ...(sessionToken ? [sessionToken] : [])],
       mapError: readPollyError,
-    });
+    };
+  }
+}
+
+/** A SynthesizeSpeech answer is audio with one of the output's Content-Types, else Polly's fault (502). */
+function checkAudioType(headers: Headers, body: SynthesizeSpeechBody, output: PollyOutput): void {
+  const contentType = headers.get('content-type') ?? '';
+  if (!output.contentTypes.some((expected) => contentType.startsWith(expected))) {
+    throw badUpstreamResponse(PROVIDER, `asked for ${body.OutputFormat}, got Content-Type '${contentType || 'none'}'`);
   }
 }

@@ -1,10 +1,10 @@
-import type { ModelInfo, ProviderAudio, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
+import type { ModelInfo, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../../core';
 import { PollyClient } from './client';
 import { notNativeFormat, unknownModel } from './errors';
 import { findEngine, POLLY_ENGINES, toModelInfo, type PollyEngine } from './models';
 import type { PollyOptions } from './options-schema';
-import { POLLY_OUTPUTS } from './output-formats';
-import { buildSynthesizeSpeechBody } from './request-body';
+import { POLLY_OUTPUTS, type PollyOutput } from './output-formats';
+import { buildSynthesizeSpeechBody, type SynthesizeSpeechBody } from './request-body';
 import { voicesOfEngine } from './voices';
 
 function engineOf(model: string): PollyEngine {
@@ -31,11 +31,27 @@ export class PollyProvider implements TtsProvider {
   }
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
-    const engine = engineOf(request.model);
-    const output = POLLY_OUTPUTS[request.format];
-    if (!output) throw notNativeFormat(request.format);
-    const warnings = request.pitch !== undefined && request.pitch !== 1 ? [`pitch ${request.pitch} is not native for ${request.model}; not applied by Polly`] : [];
-    const audio = await this.client.synthesizeSpeech(buildSynthesizeSpeechBody(request, engine, output), output, request.signal);
-    return { audio, format: request.format, sampleRate: output.sampleRate(engine), warnings };
+    const call = speechCall(request);
+    const audio = await this.client.synthesizeSpeech(call.body, call.output, request.signal);
+    return { audio, ...call.described };
   }
+
+  async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
+    const call = speechCall(request);
+    const chunks = await this.client.streamSpeech(call.body, call.output, request.signal);
+    return { chunks, ...call.described };
+  }
+}
+
+/** One SynthesizeSpeech call: its body, the output asked for, and what the answer will be. */
+function speechCall(request: ProviderSynthesisRequest): {
+  body: SynthesizeSpeechBody;
+  output: PollyOutput;
+  described: { format: ProviderSynthesisRequest['format']; sampleRate: number; warnings: string[] };
+} {
+  const engine = engineOf(request.model);
+  const output = POLLY_OUTPUTS[request.format];
+  if (!output) throw notNativeFormat(request.format);
+  const warnings = request.pitch !== undefined && request.pitch !== 1 ? [`pitch ${request.pitch} is not native for ${request.model}; not applied by Polly`] : [];
+  return { body: buildSynthesizeSpeechBody(request, engine, output), output, described: { format: request.format, sampleRate: output.sampleRate(engine), warnings } };
 }

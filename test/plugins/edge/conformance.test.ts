@@ -4,8 +4,9 @@ import { EdgeStandIn } from './stand-in';
 
 /**
  * Synthesis goes over a WebSocket, not `context.fetch`, so the suite's HTTP error mapping does
- * not apply (failures.test.ts covers refusals, timeouts and cancellation against the stand-in).
- * The options point at a stand-in started before mocha runs the suite's hooks.
+ * not apply (errors.test.ts covers refusals, timeouts and cancellation against the stand-in); the
+ * streaming checks hold the stand-in's socket answers instead of fetch answers. The options point
+ * at a stand-in started before mocha runs the suite's hooks.
  */
 describe('edge plugin: conformance against the local stand-in', () => {
   const options: { -readonly [Key in keyof EdgeOptions]: EdgeOptions[Key] } = {
@@ -23,5 +24,6 @@ describe('edge plugin: conformance against the local stand-in', () => {
   });
   after(() => standIn.close());
 
-  describeProviderConformance({ plugin: edgePlugin, options, fetch, httpErrorMapping: false });
+  const streamingStandIn = { holdNextAnswer: () => standIn.holdNextAnswer() };
+  describeProviderConformance({ plugin: edgePlugin, options, fetch, httpErrorMapping: false, streamingStandIn });
 });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { HeldAnswer, StreamingStandIn } from '../../../core/testing';
 import { fixturesRoot } from '../../support/paths';
 
 export type StandInBehaviour = 'speak' | 'refuse' | 'silent' | 'close-early' | 'no-audio' | 'zstd-voices';
@@ -68,7 +69,32 @@ export function zstdStoredFrame(bytes: Uint8Array): Buffer {
   return Buffer.concat(blocks);
 }
 
-export class EdgeStandIn {
+/** A turn the stand-in holds after its first audio frame until the test releases or cuts it. */
+class HeldTurn implements HeldAnswer {
+  readonly closedByConsumer: Promise<void>;
+  /** Settles once the first audio frame has been sent and the turn waits. */
+  readonly holding: Promise<void>;
+  readonly gate: Promise<'release' | 'cut'>;
+  private open!: (gate: 'release' | 'cut') => void;
+  closed!: () => void;
+  held!: () => void;
+
+  constructor() {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+    this.closedByConsumer = new Promise((resolve) => (this.closed = resolve));
+    this.holding = new Promise((resolve) => (this.held = resolve));
+  }
+
+  release(): void {
+    this.open('release');
+  }
+
+  cut(): void {
+    this.open('cut');
+  }
+}
+
+export class EdgeStandIn implements StreamingStandIn {
   behaviour: StandInBehaviour = 'speak';
   /** The stand-in's clock relative to this machine's (the service's clock may differ). */
   clockOffsetMs = 0;
@@ -77,6 +103,7 @@ export class EdgeStandIn {
   readonly voiceRequestHeaders: IncomingHttpHeaders[] = [];
   refusals = 0;
   private readonly audio = fixtureAudio();
+  private heldTurn?: HeldTurn;
   private readonly sockets = new WebSocketServer({ noServer: true });
 
   private constructor(private readonly server: Server) {
@@ -136,18 +163,49 @@ export class EdgeStandIn {
     });
   }
 
+  /** The next spoken turn stops after its first audio frame until the test releases (or cuts) it. */
+  holdNextAnswer(): HeldTurn {
+    this.heldTurn = new HeldTurn();
+    return this.heldTurn;
+  }
+
+  /** The audio frames of a spoken turn: the recording in three parts. */
+  audioFrames(): Uint8Array[] {
+    const third = Math.ceil(this.audio.byteLength / 3);
+    const frames: Uint8Array[] = [];
+    for (let start = 0; start < this.audio.byteLength; start += third) frames.push(this.audio.subarray(start, start + third));
+    return frames;
+  }
+
   private answer(webSocket: WebSocket, requestId: string): void {
     const json = 'application/json; charset=utf-8';
     if (this.behaviour === 'silent') return;
     if (this.behaviour === 'close-early') return void webSocket.terminate();
     webSocket.send(`${headerBlock(requestId, 'turn.start', json)}\r\n{"context":{"serviceTag":"9f1c2b7e"}}`);
-    if (this.behaviour === 'speak') {
-      webSocket.send(`${headerBlock(requestId, 'response', json)}\r\n{"context":{"serviceTag":"9f1c2b7e"},"audio":{"type":"inline","streamId":"4D7C5E1A"}}`);
-      const third = Math.ceil(this.audio.byteLength / 3);
-      for (let start = 0; start < this.audio.byteLength; start += third) webSocket.send(audioFrame(requestId, this.audio.subarray(start, start + third)));
+    const endTurn = () => webSocket.send(`${headerBlock(requestId, 'turn.end', json)}\r\n{}`);
+    if (this.behaviour !== 'speak') return endTurn();
+    webSocket.send(`${headerBlock(requestId, 'response', json)}\r\n{"context":{"serviceTag":"9f1c2b7e"},"audio":{"type":"inline","streamId":"4D7C5E1A"}}`);
+    const [first, ...rest] = this.audioFrames();
+    const finish = () => {
+      for (const frame of rest) webSocket.send(audioFrame(requestId, frame));
       webSocket.send(audioFrame(requestId, new Uint8Array(0))); // the service ends the stream with an empty audio frame
-    }
-    webSocket.send(`${headerBlock(requestId, 'turn.end', json)}\r\n{}`);
+      endTurn();
+    };
+    webSocket.send(audioFrame(requestId, first));
+    const held = this.heldTurn;
+    this.heldTurn = undefined;
+    if (!held) return finish();
+    let ended = false;
+    webSocket.on('close', () => {
+      if (!ended) held.closed();
+    });
+    held.held();
+    void held.gate.then((gate) => {
+      if (ended || webSocket.readyState !== webSocket.OPEN) return;
+      ended = true;
+      if (gate === 'cut') webSocket.terminate();
+      else finish();
+    });
   }
 
   private voices(request: IncomingMessage, response: ServerResponse): void {
