@@ -10,6 +10,7 @@ import {
   BackgroundRelisting,
   CachedSynthesis,
   cachedAccountLimits,
+  createPooledFetch,
   Catalog,
   openAccountStore,
   loadProviders,
@@ -31,7 +32,7 @@ import { createApp } from './app';
 import { createAudioStore } from './create-audio-store';
 import { connectSharedState, type SharedState } from './shared-state';
 import { TOKENS } from './container-tokens';
-import { audioEngine, audioSink, cacheStorage, modelDirectory } from './gateway-adapters';
+import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { modelLists } from './model-lists';
@@ -39,6 +40,8 @@ import { observeStream, observeSynthesis } from './observe-synthesis';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
+/** Keys' `lastUsedAt` and usage rows are written together once a second, off the request path. */
+const ACTIVITY_FLUSH_MS = 1000;
 /** How often expired API keys are deleted. */
 const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** How long an account's limit overrides are cached (a CLI change applies within this). */
@@ -72,18 +75,25 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   const logger = options.logger ?? createLogger(config.logging);
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
-  container.register(TOKENS.fetch, { useValue: options.fetch ?? globalThis.fetch });
+  // Providers share one keep-alive connection pool, unless a test brings its own fetch.
+  const pooled = options.fetch ? undefined : createPooledFetch();
+  container.register(TOKENS.fetch, { useValue: options.fetch ?? pooled?.fetch });
   const accountStore = await openAccountStore(config.database.url);
   const audioStorage = createAudioStore(config.storage, logger);
   const shared = connectSharedState(config, logger);
-  registerStorage(container, config, accountStore, audioStorage.store, shared);
+  registerStorage(container, config, logger, accountStore, audioStorage.store, shared);
 
   for (const skipped of config.skippedProviders) {
     logger.info('provider skipped: its environment variables are not set', { plugin: skipped.plugin, id: skipped.id, missing: skipped.missingVariables });
   }
-  const audioProcessor = new AudioProcessor({ workers: config.synthesis.audioWorkers });
-  container.register(TOKENS.audioProcessor, { useValue: audioProcessor });
+  // The audio workers start with the first request that needs them (decoding, DSP, encoding),
+  // and each loads a codec at its first use: start-up waits for none, and a gateway that only
+  // passes audio through never starts them.
+  let audioProcessor: AudioProcessor | undefined;
+  const startedAudioProcessor = (): AudioProcessor => (audioProcessor ??= new AudioProcessor({ workers: config.synthesis.audioWorkers }));
+  container.register(TOKENS.audioProcessor, { useFactory: startedAudioProcessor });
   let providers: LoadedProvider[] = [];
+  let warmedUp: Promise<unknown>;
   try {
     providers = await loadProviders(config.providers, {
       builtInDirectory: BUILT_IN_PLUGINS,
@@ -92,9 +102,11 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       fetch: container.resolve<typeof fetch>(TOKENS.fetch),
       signal: shutdown.signal,
     });
-    await Promise.all([audioProcessor.warmUp(), ...providers.map((loaded) => loaded.provider.warmUp?.())]);
+    // Warm-ups (an engine loading in a worker thread) run while the rest is built, and are awaited at the end.
+    warmedUp = Promise.all(providers.map((loaded) => loaded.provider.warmUp?.()));
+    warmedUp.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled meanwhile
   } catch (error) {
-    await Promise.allSettled([audioProcessor.close(), accountStore.close(), shared.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
     audioStorage.close();
     throw error;
   }
@@ -115,7 +127,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       (scope) =>
         new SynthesisService(
           modelDirectory(scope.resolve<Catalog>(TOKENS.catalog)),
-          audioEngine(audioProcessor),
+          lazyAudioEngine(startedAudioProcessor),
           audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
           logger,
           { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs },
@@ -183,6 +195,23 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       stopping: () => stopping,
     },
   });
+  const close = async (): Promise<void> => {
+    shutdown.abort();
+    stopSweeper();
+    stopKeySweeper();
+    relisting.stop();
+    await Promise.allSettled([audioProcessor?.close(), ...providers.map((loaded) => loaded.provider.close?.()), pooled?.close()]);
+    await accounts.flushActivity();
+    await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
+    await shared.close();
+    audioStorage.close();
+  };
+  try {
+    await warmedUp;
+  } catch (error) {
+    await close();
+    throw error;
+  }
   logger.info('gateway composed', { providers: providers.map((loaded) => loaded.instanceId), models: catalog.listModels().length });
 
   return {
@@ -193,16 +222,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     markStopping: () => {
       stopping = true;
     },
-    close: async () => {
-      shutdown.abort();
-      stopSweeper();
-      stopKeySweeper();
-      relisting.stop();
-      await Promise.allSettled([audioProcessor.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
-      await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
-      await shared.close();
-      audioStorage.close();
-    },
+    close,
   };
 }
 
@@ -247,7 +267,7 @@ function providerOfModel(catalog: Catalog, model: string): string | undefined {
   }
 }
 
-function registerStorage(container: DependencyContainer, config: GatewayConfig, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {
+function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {
   container.register(TOKENS.accountStore, { useValue: accountStore });
   container.register(TOKENS.accounts, {
     useFactory: instanceCachingFactory(
@@ -257,6 +277,8 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
           loginKeyTtlMs: config.auth.loginKeyTtlMs,
           keyCacheTtlMs: shared.keyCacheTtlMs,
           revocations: shared.revocations,
+          activityFlushMs: ACTIVITY_FLUSH_MS,
+          onActivityError: (error) => logger.warn('key use and usage rows not written yet; retrying', { error: error instanceof Error ? error.message : String(error) }),
         }),
     ),
   });

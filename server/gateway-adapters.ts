@@ -1,6 +1,9 @@
 import {
+  decodableFormats,
+  encodableFormats,
   type AudioEngine,
   type AudioProcessor,
+  type AudioFormat,
   type AudioSink,
   type AudioStore,
   type CacheStorage,
@@ -27,6 +30,26 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
     process: (job, signal) => processor.process(job, signal),
     // Each session lives in one audio worker: decode, DSP and encoding carry their state across inputs.
     openStream: (spec) => processor.openStream(spec),
+  };
+}
+
+/**
+ * The same, with the processor (and so its worker threads) made by `start` at its first job, and
+ * the formats read at the first synthesis, not at start: knowing whether aac is possible runs
+ * ffmpeg once.
+ */
+export function lazyAudioEngine(start: () => AudioProcessor): AudioEngine {
+  let decodable: readonly AudioFormat[] | undefined;
+  let encodable: readonly AudioFormat[] | undefined;
+  return {
+    get decodableFormats() {
+      return (decodable ??= decodableFormats());
+    },
+    get encodableFormats() {
+      return (encodable ??= encodableFormats());
+    },
+    process: (job, signal) => start().process(job, signal),
+    openStream: (spec) => start().openStream(spec),
   };
 }
 

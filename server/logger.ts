@@ -1,30 +1,124 @@
 import winston from 'winston';
+import TransportStream from 'winston-transport';
 import type { LoggingConfig } from '../config/types';
 
 /** Fields that must never reach a log line at any level: credentials and the user's text. */
 const SECRET_FIELDS = new Set(['apikey', 'api_key', 'x-api-key', 'password', 'authorization', 'text', 'input', 'transcript', 'ssml', 'secretaccesskey']);
+const MAX_DEPTH = 4;
+const REDACTED = '[redacted]';
 
-/** Replaces secret fields anywhere in a log entry's metadata. */
-const redact = winston.format((entry) => {
-  const scrub = (value: unknown, depth: number): unknown => {
-    if (depth > 4 || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, SECRET_FIELDS.has(key.toLowerCase()) ? '[redacted]' : scrub(item, depth + 1)]),
-    );
-  };
-  for (const key of Object.keys(entry)) {
-    if (SECRET_FIELDS.has(key.toLowerCase())) entry[key] = '[redacted]';
-    else entry[key] = scrub(entry[key], 0);
+/** Where winston transports read the finished line (triple-beam's MESSAGE). */
+const MESSAGE = Symbol.for('message');
+
+const isSecret = (key: string): boolean => SECRET_FIELDS.has(key.toLowerCase());
+
+/**
+ * `value` with every secret field below it replaced. Objects without one are returned as they
+ * are (most log lines have none, so most lines copy nothing); the caller's objects are never changed.
+ */
+function scrub(value: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, index) => {
+      const clean = scrub(item, depth + 1);
+      if (clean !== item) (copy ??= [...value])[index] = clean;
+    });
+    return copy ?? value;
   }
+  let copy: Record<string, unknown> | undefined;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const clean = isSecret(key) ? REDACTED : scrub(record[key], depth + 1);
+    if (clean !== record[key]) (copy ??= { ...record })[key] = clean;
+  }
+  return copy ?? value;
+}
+
+/** Replaces secret fields anywhere in a log entry (winston hands each entry over as a fresh object). */
+const redact = winston.format((entry) => {
+  for (const key of Object.keys(entry)) entry[key] = isSecret(key) ? REDACTED : scrub(entry[key], 0);
   return entry;
 });
+
+/** For the rare entry JSON.stringify refuses: cycles become "[Circular]", BigInts strings. */
+function tolerantStringify(entry: object): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(entry, (key, value: unknown) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) return '[Circular]';
+      seen.add(value);
+    }
+    return value;
+  });
+}
+
+/** One JSON object per line, level, message and time first so that a reader finds them. */
+const jsonLine = winston.format((entry) => {
+  const { level, message, ...fields } = entry;
+  const ordered = { level, message, timestamp: new Date().toISOString(), ...fields };
+  let line: string;
+  try {
+    line = JSON.stringify(ordered);
+  } catch {
+    line = tolerantStringify(ordered);
+  }
+  (entry as LogEntry)[MESSAGE] = line;
+  return entry;
+});
+
+type LogEntry = winston.Logform.TransformableInfo & { [MESSAGE]?: unknown };
+
+/** Transports holding lines not yet written; written synchronously if the process exits first. */
+const unwritten = new Set<BatchedStdout>();
+let exitHookInstalled = false;
+
+/**
+ * Writes finished lines to stdout, the lines of one event-loop turn in one write: under load one
+ * system call carries many requests' lines instead of one each. A line waits at most until the
+ * end of the current turn, and lines still waiting when the process exits are written then.
+ */
+class BatchedStdout extends TransportStream {
+  private lines: string[] = [];
+  private scheduled = false;
+
+  override log(entry: LogEntry, callback: () => void): void {
+    this.lines.push(String(entry[MESSAGE]));
+    if (!this.scheduled) {
+      this.scheduled = true;
+      unwritten.add(this);
+      setImmediate(() => this.flush());
+    }
+    callback();
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    unwritten.delete(this);
+    if (this.lines.length === 0) return;
+    const text = `${this.lines.join('\n')}\n`;
+    this.lines = [];
+    // stdout is synchronous for files and pipes on Linux, so lines written at exit are not lost.
+    process.stdout.write(text);
+  }
+}
+
+function batchedStdout(): BatchedStdout {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const transport of unwritten) transport.flush();
+    });
+  }
+  return new BatchedStdout();
+}
 
 /** JSON lines for production, readable lines for development. */
 export function createLogger(config: LoggingConfig): winston.Logger {
   const format =
     config.format === 'json'
-      ? winston.format.combine(redact(), winston.format.timestamp(), winston.format.json())
+      ? winston.format.combine(redact(), jsonLine())
       : winston.format.combine(
           redact(),
           winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
@@ -33,5 +127,5 @@ export function createLogger(config: LoggingConfig): winston.Logger {
             return `${String(timestamp)} ${level} ${String(message)}${details}`;
           }),
         );
-  return winston.createLogger({ level: config.level, format, transports: [new winston.transports.Console()] });
+  return winston.createLogger({ level: config.level, format, transports: [batchedStdout()] });
 }

@@ -1,6 +1,7 @@
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { loadConfig } from '../config';
 import { composeGateway, type Gateway } from './composition-root';
+import { createHttpServer } from './http-server';
 import { describeListenError, listen } from './listen';
 import { describeStartupError } from './startup-error';
 
@@ -36,7 +37,8 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   const { config, logger } = gateway;
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
-  const server = createServer(gateway.app);
+  // Requests and responses are born with Express's prototypes: its per-request swap is then free.
+  const server = createHttpServer(gateway.app);
   server.on('request', (request, response: ServerResponse) => {
     // During a stop, each answer closes its connection, so keep-alive clients reconnect elsewhere.
     if (stopping) response.setHeader('Connection', 'close');

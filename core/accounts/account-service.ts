@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store';
 import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
-import { ApiKeyCache } from './api-key-cache';
+import { ActivityWriter } from './activity-writer';
+import { ApiKeyCache, type CachedKey } from './api-key-cache';
 import type { KeyRevocations } from './key-revocations';
 import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
 import { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
@@ -52,10 +53,21 @@ export interface AccountServiceOptions {
   /** Checks a password against a stored hash; tests wrap the real one to watch the work done. */
   readonly verifyPassword?: (password: string, stored: string) => Promise<boolean>;
   readonly now?: () => number;
-  /** Caches key lookups for this long, in milliseconds (replicas); absent = every request reads the store. */
+  /**
+   * Caches key lookups for this long, in milliseconds (replicas). Absent: cached for a minute
+   * when the store tells about other processes' changes (SQLite's change marker), else every
+   * request reads the store.
+   */
   readonly keyCacheTtlMs?: number;
   /** Revocations shared with the other replicas, which drop the key from their caches. */
   readonly revocations?: KeyRevocations;
+  /**
+   * How long `lastUsedAt` updates and usage rows wait to be written together; by default they
+   * are written at the end of the event-loop turn that produced them.
+   */
+  readonly activityFlushMs?: number;
+  /** Told when batched activity could not be written (it is retried; requests never fail for it). */
+  readonly onActivityError?: (error: unknown) => void;
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -69,6 +81,10 @@ const EXPIRED_KEY = 'The API key has expired; log in again or create a new key';
 /** Bounds of a key lifetime asked for at creation, in seconds: a minute to ten years. */
 const MIN_KEY_LIFETIME_SECONDS = 60;
 const MAX_KEY_LIFETIME_SECONDS = 10 * 366 * 86_400;
+/** How long a key is trusted in memory when the store reports other processes' changes anyway. */
+const LOCAL_KEY_CACHE_TTL_MS = 60_000;
+/** Usage rows held while the store keeps failing, before the oldest are dropped. */
+const MAX_PENDING_USAGE = 100_000;
 
 const summarize = (key: ApiKeyRecord): ApiKeySummary => ({
   id: key.id,
@@ -88,6 +104,9 @@ export class AccountService {
   /** Verified against when the email is unknown, so both failures take the same time. */
   private decoyHash: Promise<string> | undefined;
   private readonly keyCache: ApiKeyCache | undefined;
+  private readonly activity: ActivityWriter;
+  /** The store's change marker when the key cache was last known to match it. */
+  private storeMarker: number | undefined;
 
   constructor(
     private readonly store: AccountStore,
@@ -95,9 +114,16 @@ export class AccountService {
   ) {
     this.now = options.now ?? Date.now;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT_PARAMETERS;
-    const cache = options.keyCacheTtlMs !== undefined ? new ApiKeyCache({ ttlMs: options.keyCacheTtlMs }) : undefined;
+    this.storeMarker = store.changeMarker?.();
+    const ttlMs = options.keyCacheTtlMs ?? (this.storeMarker !== undefined ? LOCAL_KEY_CACHE_TTL_MS : undefined);
+    const cache = ttlMs !== undefined ? new ApiKeyCache({ ttlMs }) : undefined;
     this.keyCache = cache;
     if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
+    this.activity = new ActivityWriter(store, {
+      flushIntervalMs: options.activityFlushMs ?? 0,
+      maxPendingUsage: MAX_PENDING_USAGE,
+      onError: options.onActivityError ?? (() => undefined),
+    });
     // Hashed now, so that the first unknown-email login costs what every later one does.
     void this.decoy();
   }
@@ -137,34 +163,56 @@ export class AccountService {
     return { account: { id: account.id, email: account.email }, apiKey: issued };
   }
 
-  /** Resolves an X-API-Key value to its account; 401 when missing, unknown, revoked or expired. */
+  /**
+   * Resolves an X-API-Key value to its account; 401 when missing, unknown, revoked or expired.
+   * A known live key is answered from memory; its `lastUsedAt` is written later, in a batch.
+   */
   async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
     if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const keyHash = hashApiKey(apiKey);
-    const { key, account } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    this.dropCacheIfStoreChanged();
+    const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    const now = this.now();
     // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
-    if (isExpired(key, this.now())) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
-    await this.store.touchApiKey(key.id, this.now());
-    return { account: { id: account.id, email: account.email }, keyId: key.id };
+    if (expiresAt !== null && expiresAt <= now) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
+    this.activity.touch(principal.keyId, now);
+    return principal;
   }
 
-  /** Reads a live key and its account from the store (and caches them); 401 otherwise. */
-  private async lookUpKey(keyHash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord }> {
+  /** Reads a live key and its account from the store (and caches them unless a revocation raced the read); 401 otherwise. */
+  private async lookUpKey(keyHash: string): Promise<CachedKey> {
+    const generation = this.keyCache?.generation ?? 0;
     const key = await this.store.findApiKeyByHash(keyHash);
     if (!key || key.revokedAt !== null || !hashesEqual(key.keyHash, keyHash)) {
       throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     }
     const account = await this.store.findAccountById(key.accountId);
     if (!account) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
-    this.keyCache?.set(keyHash, { key, account });
-    return { key, account };
+    const principal: AuthenticatedKey = Object.freeze({ account: Object.freeze({ id: account.id, email: account.email }), keyId: key.id });
+    const entry: CachedKey = { principal, expiresAt: key.expiresAt ?? null };
+    this.keyCache?.set(keyHash, entry, generation);
+    return entry;
   }
 
-  /** Live keys of an account (neither revoked nor expired). */
+  /** Another process (the CLI revoking a key) changed the store: nothing cached can be trusted. */
+  private dropCacheIfStoreChanged(): void {
+    if (this.storeMarker === undefined) return;
+    const marker = this.store.changeMarker?.();
+    if (marker === this.storeMarker) return;
+    this.storeMarker = marker;
+    this.keyCache?.clear();
+  }
+
+  /** Live keys of an account (neither revoked nor expired), with uses not yet written. */
   async listKeys(accountId: string): Promise<ApiKeySummary[]> {
     const keys = await this.store.listApiKeys(accountId);
     const now = this.now();
-    return keys.filter((key) => key.revokedAt === null && !isExpired(key, now)).map(summarize);
+    return keys
+      .filter((key) => key.revokedAt === null && !isExpired(key, now))
+      .map((key) => {
+        const pending = this.activity.pendingLastUse(key.id);
+        return summarize(pending !== undefined && pending > (key.lastUsedAt ?? 0) ? { ...key, lastUsedAt: pending } : key);
+      });
   }
 
   /** Issues a named key; `expiresInSeconds` bounds its life (absent = until revoked). */
@@ -242,8 +290,17 @@ export class AccountService {
     await this.store.ping();
   }
 
-  async recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
-    await this.store.recordUsage({ accountId, keyId, ...usage, createdAt: this.now() });
+  /**
+   * Queues a usage row for the next batch; resolves once that batch was written (or failed and
+   * was reported to `onActivityError`). Callers on the request path need not wait for it.
+   */
+  recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
+    return this.activity.record({ accountId, keyId, ...usage, createdAt: this.now() });
+  }
+
+  /** Writes the batched activity now; call before closing the store. */
+  flushActivity(): Promise<void> {
+    return this.activity.flush();
   }
 
   /** Counts a failed synthesis (a request and an error) in the account's daily usage. */
@@ -251,8 +308,9 @@ export class AccountService {
     await this.store.recordFailedUsage({ accountId, model, createdAt: this.now() });
   }
 
-  /** The account's usage over a range of UTC days (default: the last 30). */
-  usageReport(accountId: string, range: UsageRange = {}): Promise<UsageReport> {
+  /** The account's usage over a range of UTC days (default: the last 30), batched rows included. */
+  async usageReport(accountId: string, range: UsageRange = {}): Promise<UsageReport> {
+    await this.activity.flush();
     return buildUsageReport(this.store, accountId, range, this.now());
   }
 

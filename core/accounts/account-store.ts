@@ -73,6 +73,12 @@ export interface AccountLimitsUpdate {
   readonly charactersPerDay?: number | null;
 }
 
+/** What requests left behind, written together: each key's newest use (key id -> Unix ms) and usage rows. */
+export interface AccountActivity {
+  readonly touches: ReadonlyMap<string, number>;
+  readonly usage: readonly UsageRecord[];
+}
+
 /** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
 export type CreateAccountResult = 'created' | 'duplicate-email';
 
@@ -99,6 +105,16 @@ export interface AccountStore {
   /** Records one synthesis and adds it to the account's daily usage, atomically. */
   recordUsage(usage: UsageRecord): Promise<void>;
   recordFailedUsage(failure: FailedUsageRecord): Promise<void>;
+  /**
+   * Writes a batch at once, in one transaction: each key's newest use (a use never moves back)
+   * and usage rows, each added to the daily usage as `recordUsage` does.
+   */
+  recordActivity(activity: AccountActivity): Promise<void>;
+  /**
+   * A value that changes whenever another process (the CLI, a replica) commits to the store,
+   * so that in-memory copies know when to reread; absent when the store cannot tell.
+   */
+  changeMarker?(): number;
   /** Usage of an account, oldest first. */
   listUsage(accountId: string): Promise<readonly UsageRecord[]>;
   /** Daily usage of an account from `fromDay` to `toDay` (`YYYY-MM-DD`, inclusive), by day then model. */

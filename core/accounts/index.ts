@@ -1,4 +1,5 @@
 export type {
+  AccountActivity,
   AccountLimits,
   AccountLimitsUpdate,
   AccountRecord,
@@ -29,6 +30,6 @@ export {
   type PublicAccount,
   type UsageInput,
 } from './account-service';
-export { ApiKeyCache, type ApiKeyCacheOptions, type CachedApiKey } from './api-key-cache';
+export { ApiKeyCache, type ApiKeyCacheOptions, type CachedKey } from './api-key-cache';
 export type { KeyRevocations } from './key-revocations';
 export { LoginThrottle, type CredentialAction, type LoginThrottleOptions } from './login-throttle';

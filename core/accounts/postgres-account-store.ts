@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type {
+  AccountActivity,
   AccountLimits,
   AccountLimitsUpdate,
   AccountRecord,
@@ -68,6 +69,19 @@ function isDuplicateEmail(error: unknown): boolean {
 
 export interface PostgresAccountStoreOptions extends PostgresPoolOptions {
   readonly migrations?: readonly Migration[];
+}
+
+/** One usage row and its share of the daily usage (inside the caller's transaction). */
+async function insertUsage(query: PostgresQuery, usage: UsageRecord): Promise<void> {
+  await query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    usage.accountId,
+    usage.keyId,
+    usage.model,
+    usage.characters,
+    usage.bytes,
+    usage.createdAt,
+  ]);
+  await addDailySuccess(query, usage);
 }
 
 /**
@@ -173,16 +187,16 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
+    await this.transaction((query) => insertUsage(query, usage));
+  }
+
+  async recordActivity(activity: AccountActivity): Promise<void> {
     await this.transaction(async (query) => {
-      await query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        usage.accountId,
-        usage.keyId,
-        usage.model,
-        usage.characters,
-        usage.bytes,
-        usage.createdAt,
-      ]);
-      await addDailySuccess(query, usage);
+      for (const [keyId, usedAt] of activity.touches) {
+        // Another replica may have written a newer use: a use never moves back.
+        await query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [usedAt, keyId]);
+      }
+      for (const usage of activity.usage) await insertUsage(query, usage);
     });
   }
 

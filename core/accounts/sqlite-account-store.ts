@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type {
+  AccountActivity,
   AccountLimits,
   AccountLimitsUpdate,
   AccountRecord,
@@ -73,6 +74,9 @@ export class SqliteAccountStore implements AccountStore {
   private readonly database: Database.Database;
   private readonly dailyUsage: SqliteDailyUsage;
   private readonly limits: SqliteAccountLimits;
+  /** Prepared once: the data-version check runs on every authenticated request. */
+  private readonly dataVersion: Database.Statement;
+  private readonly writeActivity: (activity: AccountActivity) => void;
 
   constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS) {
     this.database = new Database(filename);
@@ -82,6 +86,13 @@ export class SqliteAccountStore implements AccountStore {
     this.migrate(migrations);
     this.dailyUsage = new SqliteDailyUsage(this.database);
     this.limits = new SqliteAccountLimits(this.database);
+    this.dataVersion = this.database.prepare('PRAGMA data_version').pluck();
+    // A batch may carry an older use than one already written (another process): keep the newest.
+    const touchKey = this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+    this.writeActivity = this.database.transaction((activity: AccountActivity) => {
+      for (const [keyId, usedAt] of activity.touches) touchKey.run(usedAt, keyId, usedAt);
+      for (const usage of activity.usage) this.insertUsage(usage);
+    });
   }
 
   /** Versions of the applied migrations, in order. */
@@ -171,12 +182,23 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
-    this.database.transaction(() => {
-      this.database
-        .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
-      this.dailyUsage.addSuccess(usage);
-    })();
+    this.database.transaction(() => this.insertUsage(usage))();
+  }
+
+  async recordActivity(activity: AccountActivity): Promise<void> {
+    this.writeActivity(activity);
+  }
+
+  /** SQLite's `data_version`: it changes when another connection commits, never for this one's own writes. */
+  changeMarker(): number {
+    return this.dataVersion.get() as number;
+  }
+
+  private insertUsage(usage: UsageRecord): void {
+    this.database
+      .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+    this.dailyUsage.addSuccess(usage);
   }
 
   async recordFailedUsage(failure: FailedUsageRecord): Promise<void> {

@@ -13,3 +13,4 @@ export type { UpstreamErrorAnswer, UpstreamErrorReading, UpstreamFailure } from 
 export { parseErrorJson, readCommonErrorBody, textOf, validationDetailMessage } from './common-error-body';
 export { upstreamStream, upstreamAudioStream, awaitFirstChunk, type UpstreamStreamResponse } from './upstream-stream';
 export { serverSentEvents, type ServerSentEvent } from './server-sent-events';
+export { createPooledFetch, type PooledFetch } from './upstream-pool';

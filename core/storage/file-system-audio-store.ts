@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
 import { startSweeper } from './sweeper';
 
+/** Write probes (and files of earlier versions, which were renamed into place) carry it; leftovers are swept. */
 const TEMPORARY_PREFIX = '.tmp-';
 
 export interface FileSystemAudioStoreOptions {
@@ -13,6 +15,8 @@ export interface FileSystemAudioStoreOptions {
   readonly now?: () => number;
   /** Told about a failed background sweep (the sweeper never throws). */
   readonly onSweepError?: (error: unknown) => void;
+  /** Flushes the folder's entries; replaceable in tests. */
+  readonly syncDirectory?: SyncDirectory;
 }
 
 /** A file found on disk: LocatedAudio plus where it is. */
@@ -26,6 +30,8 @@ export class FileSystemAudioStore implements AudioStore {
   private readonly directory: string;
   private readonly now: () => number;
   private ready: Promise<unknown> | undefined;
+  private readonly directorySync: DirectorySync;
+  private readonly syncDirectory: SyncDirectory;
 
   constructor(
     directory: string,
@@ -34,27 +40,32 @@ export class FileSystemAudioStore implements AudioStore {
   ) {
     this.directory = resolve(directory);
     this.now = options.now ?? Date.now;
+    this.syncDirectory = options.syncDirectory ?? fsyncDirectory;
+    this.directorySync = new DirectorySync(this.directory, options.syncDirectory ?? keptDirectorySync());
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
-    const { random, fileName } = newAudioFileName(extension, options.sampleRate);
-    this.ready ??= mkdir(this.directory, { recursive: true });
+    const { fileName } = newAudioFileName(extension, options.sampleRate);
+    // The folder's own name should survive a crash as well: its parent is flushed once, where
+    // that is allowed (a parent the gateway may not read stays as it is).
+    this.ready ??= mkdir(this.directory, { recursive: true }).then(() => this.syncDirectory(dirname(this.directory)).catch(() => undefined));
     await this.ready;
-    // Write beside the target, flush, then rename: a reader sees the whole file or none.
-    const temporary = join(this.directory, `${TEMPORARY_PREFIX}${random}`);
-    const handle = await open(temporary, 'wx', 0o600);
+    // Written straight under its final name: the name is unguessable and reaches no one before
+    // save() resolves, so no reader can see the file incomplete, and a rename would only add a
+    // system call and a wait. Then one flush of the file's data and one of the folder (so the
+    // new name survives a crash too), together; the folder's is shared with concurrent saves.
+    const target = join(this.directory, fileName);
+    const handle = await open(target, 'wx', 0o600);
     try {
       await handle.writeFile(bytes);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, join(this.directory, fileName));
+      await Promise.all([handle.datasync(), this.directorySync.sync()]);
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
+      void handle.close().catch(() => undefined);
+      await unlink(target).catch(() => undefined);
       throw error;
     }
+    // Durable already: closing is not waited for (a failing close cannot undo the flush).
+    void handle.close().catch(() => undefined);
     return { fileName, size: bytes.byteLength };
   }
 

@@ -271,8 +271,9 @@ export class SynthesisService {
     };
   }
 
+  /** Debug: the access log line of the request already carries the provider and what was applied. */
   private logPlan(prepared: Prepared, applied: AppliedPlan, requestId: string): void {
-    this.logger.info('synthesis planned', { requestId, model: prepared.request.model, provider: prepared.resolved.instance.instanceId, applied });
+    this.logger.debug('synthesis planned', { requestId, model: prepared.request.model, provider: prepared.resolved.instance.instanceId, applied });
   }
 
   private logWarnings(warnings: readonly string[], prepared: Prepared, requestId: string): void {

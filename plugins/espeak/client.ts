@@ -1,8 +1,11 @@
 /** The event loop's side of the espeak worker pool: every engine call goes through here. */
 import { join } from 'node:path';
-import { WorkerPool } from '../../core';
 import { cancelled, unexpectedResult } from './errors';
+import { GrowingWorkerPool } from './growing-worker-pool';
 import type { EngineFormat, EngineProsody, EngineVoice, EspeakResult, EspeakTask, SynthesizeResult } from './worker-messages';
+
+/** A thread without a task for a minute is stopped; the next task starts one again (about 0.3 s). */
+const DEFAULT_IDLE_MS = 60_000;
 
 export interface EngineSynthesisRequest {
   readonly voiceIdentifier: string;
@@ -13,25 +16,35 @@ export interface EngineSynthesisRequest {
 }
 
 export class EspeakSynthesisClient {
-  private readonly pool: WorkerPool<EspeakTask, EspeakResult>;
+  private readonly pool: GrowingWorkerPool<EspeakTask, EspeakResult>;
 
-  constructor(workers: number) {
-    this.pool = new WorkerPool({ script: join(__dirname, 'worker.js'), size: workers, name: 'espeak' });
+  /**
+   * `workers` is the most threads it runs; they start on demand, the first at the first task,
+   * and stop after `idleMs` without one.
+   */
+  constructor(workers: number, idleMs = DEFAULT_IDLE_MS) {
+    this.pool = new GrowingWorkerPool({ script: join(__dirname, 'worker.js'), maxWorkers: workers, idleMs, name: 'espeak' });
   }
 
+  /** The most worker threads this client starts. */
   get workers(): number {
-    return this.pool.size;
+    return this.pool.maxWorkers;
+  }
+
+  /** Worker threads running now. */
+  get runningWorkers(): number {
+    return this.pool.running;
+  }
+
+  /** Stops the threads that have no task now (each frees its engine). */
+  stopIdleWorkers(): Promise<void> {
+    return this.pool.stopIdle();
   }
 
   async listVoices(): Promise<readonly EngineVoice[]> {
     const result = await this.pool.run({ kind: 'list-voices' });
     if (result.kind !== 'voices') throw unexpectedResult(result.kind);
     return result.voices;
-  }
-
-  /** Loads the engine in every worker and synthesizes a word with `voiceIdentifier`. */
-  async warmUp(voiceIdentifier: string): Promise<void> {
-    await this.pool.broadcast({ kind: 'warm-up', voiceIdentifier });
   }
 
   /**

@@ -16,7 +16,7 @@ export default definePlugin<EspeakOptions>({
   optionsSchema: espeakOptionsSchema,
   create(options, context) {
     const client = new EspeakSynthesisClient(options.workers ?? availableParallelism());
-    context.logger.info('espeak worker pool created', { instanceId: context.instanceId, workers: client.workers });
+    context.logger.info('espeak worker pool created', { instanceId: context.instanceId, maxWorkers: client.workers });
     return new EspeakProvider(client, options.defaultVoice);
   },
 });

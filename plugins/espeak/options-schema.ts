@@ -2,9 +2,9 @@
 import type { OptionsSchema } from '../../core';
 
 export interface EspeakOptions {
-  /** Worker threads that synthesize; defaults to the number of cores. */
+  /** The most worker threads that synthesize (started on demand, one at first); defaults to the number of cores. */
   readonly workers?: number;
-  /** Voice used for warm-up and when a request names no voice; defaults to `en-us`. */
+  /** Voice checked at start and used when a request names no voice; defaults to `en-us`. */
   readonly defaultVoice?: string;
 }
 
@@ -19,13 +19,13 @@ export const espeakOptionsSchema: OptionsSchema<EspeakOptions> = {
       type: 'integer',
       minimum: 1,
       maximum: 256,
-      description: 'Worker threads that synthesize (default: the number of cores).',
+      description: 'The most worker threads that synthesize; they start on demand, one at first (default: the number of cores).',
     },
     defaultVoice: {
       nullable: true,
       type: 'string',
       minLength: 1,
-      description: `eSpeak NG voiceId used for warm-up and when a request names no voice (default: ${DEFAULT_VOICE}).`,
+      description: `eSpeak NG voiceId checked at start and used when a request names no voice (default: ${DEFAULT_VOICE}).`,
     },
   },
 };

@@ -42,9 +42,14 @@ export class EspeakProvider implements TtsProvider {
     return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [] };
   }
 
-  /** Loads the voice list and the engine in every worker (each synthesizes a word). */
+  /**
+   * Reads the voice list (it is fixed, and kept) and checks the default voice, then stops the
+   * worker that read it: a gateway without traffic holds no engine. Workers start again with
+   * the first synthesis; the MP3 encoder loads at its first use.
+   */
   async warmUp(): Promise<void> {
-    await this.client.warmUp(await this.resolveVoice(this.defaultVoice));
+    await this.resolveVoice(this.defaultVoice);
+    await this.client.stopIdleWorkers();
   }
 
   close(): Promise<void> {

@@ -40,12 +40,7 @@ export interface ListVoicesTask {
   readonly kind: 'list-voices';
 }
 
-export interface WarmUpTask {
-  readonly kind: 'warm-up';
-  readonly voiceIdentifier: string;
-}
-
-export type EspeakTask = SynthesizeTask | ListVoicesTask | WarmUpTask;
+export type EspeakTask = SynthesizeTask | ListVoicesTask;
 
 export interface SynthesizeResult {
   readonly kind: 'audio';
@@ -60,8 +55,4 @@ export interface ListVoicesResult {
   readonly voices: readonly EngineVoice[];
 }
 
-export interface WarmUpResult {
-  readonly kind: 'warm';
-}
-
-export type EspeakResult = SynthesizeResult | ListVoicesResult | WarmUpResult;
+export type EspeakResult = SynthesizeResult | ListVoicesResult;

@@ -1,6 +1,6 @@
 /**
  * Worker script of the espeak pool: each thread loads its own eSpeak NG engine once and
- * answers synthesis, voice-list and warm-up tasks.
+ * answers synthesis and voice-list tasks.
  */
 // The light entry point for worker scripts: loading all of core in every thread costs ~25 MB.
 import { serveWorkerTasks, type WorkerReply } from '../../core/workers';
@@ -33,14 +33,6 @@ async function handle(task: EspeakTask): Promise<WorkerReply<EspeakResult>> {
       return synthesize(task);
     case 'list-voices':
       return { result: { kind: 'voices', voices: (await getEngine()).listVoices() } };
-    case 'warm-up': {
-      // Loads the WASM and its data, then runs the whole path once (including the MP3 encoder).
-      const loaded = await getEngine();
-      const prosody = { rate: 175, pitch: 50, range: 50, gain: 1 };
-      const speech = loaded.synthesize(task.voiceIdentifier, 'ready', prosody, () => false);
-      await encodeSamples(speech.samples, speech.sampleRate, 'mp3');
-      return { result: { kind: 'warm' } };
-    }
   }
 }
 

@@ -44,7 +44,8 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
         disconnect.dispose();
       }
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
-      await usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
+      // Written later in a batch, off the request path: the answer does not wait for it.
+      void usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
       const base = fixedBase ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {

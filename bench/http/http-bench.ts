@@ -1,0 +1,217 @@
+/**
+ * The gateway's own cost on the HTTP path: the stand-in upstream (its own process), the gateway
+ * as `npm start` runs it (node dist/server/main.js, its own process) and autocannon in this one.
+ * Each scenario runs against the stand-in directly and through the gateway, in the same run, at
+ * 1 and 32 connections; the gateway's CPU, memory and disk writes come from /proc. Then the
+ * targets of issue 11 are printed with whether each holds. Not a test: it asserts nothing.
+ *
+ * Environment: BENCH_SECONDS (measured seconds per run, default 3), BENCH_ONLY (run only the
+ * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { exchange, firstJsonLine, freePort, startNode, waitForFirstAnswer, type RunningProcess } from './child-process';
+import { runLoad, type LoadResult } from './load';
+import { readProcess } from './process-meter';
+import { scenarios, speechRouteProbe, type Endpoints, type Scenario } from './scenarios';
+import { writeSpeechMp3 } from './speech-fixture';
+import { addedP50, addedP99, checkTargets, share, type Measurement, type StartupFigures } from './targets';
+
+const DIST = resolve(__dirname, '..', '..');
+const GATEWAY_MAIN = join(DIST, 'server', 'main.js');
+const STAND_IN = join(__dirname, 'stand-in-upstream.js');
+const CONNECTIONS = [1, 32] as const;
+const WARM_UP_SECONDS = 0.5;
+const START_TIMEOUT_MS = 30_000;
+const STARTUP_TRIALS = 3;
+/** How long after its first answer the zero-config gateway's memory is read. */
+const SETTLE_MS = 1000;
+const MEGABYTE = 1024 * 1024;
+
+const measuredSeconds = Number(process.env.BENCH_SECONDS ?? 3);
+const only = process.env.BENCH_ONLY;
+const profileDirectory = process.env.BENCH_PROFILE_DIR;
+
+const median = (values: readonly number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
+
+function gatewayEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', ...extra };
+  delete environment.TTS_GATEWAY_CONFIG;
+  delete environment.PUBLIC_BASE_URL;
+  return environment;
+}
+
+function gatewayArguments(configFile?: string): string[] {
+  const profile = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDirectory)}`] : [];
+  return [...profile, GATEWAY_MAIN, ...(configFile ? ['--config', configFile] : [])];
+}
+
+function startGateway(cwd: string, configFile: string | undefined, env: NodeJS.ProcessEnv): RunningProcess {
+  return startNode(gatewayArguments(configFile), { cwd, env });
+}
+
+/** Zero config: a fresh folder, no file, only PORT. Spawn to first answer, and memory once settled. */
+async function measureStartup(work: string): Promise<StartupFigures> {
+  const answers: number[] = [];
+  const memory: number[] = [];
+  for (let trial = 0; trial < STARTUP_TRIALS; trial += 1) {
+    const folder = join(work, `zero-config-${trial}`);
+    mkdirSync(folder);
+    const port = await freePort();
+    const started = process.hrtime.bigint();
+    const gateway = startGateway(folder, undefined, gatewayEnvironment({ PORT: String(port) }));
+    try {
+      answers.push(await waitForFirstAnswer(`http://127.0.0.1:${port}/api/v1/no-such-route`, started, gateway, START_TIMEOUT_MS));
+      await sleep(SETTLE_MS);
+      memory.push(readProcess(gateway.pid).rssBytes);
+    } finally {
+      await gateway.stop();
+    }
+  }
+  return { firstAnswerMs: median(answers), rssBytes: median(memory) };
+}
+
+function writeGatewayConfig(folder: string, port: number, upstream: string): string {
+  const file = join(folder, 'tts-gateway.config.json');
+  const config = {
+    server: { port, host: '127.0.0.1' },
+    storage: { path: join(folder, 'audio') },
+    database: { url: `sqlite:${join(folder, 'gateway.db')}` },
+    logging: { level: 'info', format: 'json' },
+    providers: [
+      { plugin: 'espeak' },
+      { plugin: 'openai-compatible', id: 'standin', options: { baseUrl: upstream, models: ['tts-1'], voices: ['alloy'], modelPrefix: 'standin', formats: ['mp3'] } },
+    ],
+  };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+async function register(gateway: string): Promise<string> {
+  const answer = await exchange(`${gateway}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark password' }),
+  });
+  if (answer.status !== 200) throw new Error(`registration failed with ${answer.status}: ${answer.body}`);
+  return (JSON.parse(answer.body) as { data: { apiKey: string } }).data.apiKey;
+}
+
+/** Whether the gateway has `/v1/audio/speech`: a gateway without it answers its "No route" 404. */
+async function hasSpeechRoute(endpoints: Endpoints): Promise<boolean> {
+  const probe = speechRouteProbe(endpoints);
+  const answer = await exchange(probe.url, { method: probe.method, headers: { 'content-type': 'application/json', ...probe.headers }, body: probe.body });
+  if (answer.status === 404 && answer.body.includes('No route')) return false;
+  if (answer.status !== 200) throw new Error(`/v1/audio/speech answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return true;
+}
+
+/** One request through the gateway before measuring, so a broken setup fails loudly. */
+async function checkPassThrough(scenario: Scenario, audioBytes: number): Promise<void> {
+  const { gateway } = scenario;
+  const answer = await exchange(gateway.url, { method: gateway.method, headers: { 'content-type': 'application/json', ...gateway.headers }, body: gateway.body });
+  if (answer.status !== 200) throw new Error(`${scenario.name} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  const size = (JSON.parse(answer.body) as { data: { file_size: number } }).data.file_size;
+  if (size !== audioBytes) throw new Error(`${scenario.name} stored ${size} bytes, the stand-in sent ${audioBytes}`);
+}
+
+async function measure(scenario: Scenario, connections: number, gatewayPid: number): Promise<Measurement> {
+  await runLoad(scenario.direct, connections, WARM_UP_SECONDS);
+  const direct = await runLoad(scenario.direct, connections, measuredSeconds);
+  await runLoad(scenario.gateway, connections, WARM_UP_SECONDS);
+  const before = readProcess(gatewayPid);
+  const gateway = await runLoad(scenario.gateway, connections, measuredSeconds);
+  const after = readProcess(gatewayPid);
+  for (const [label, result] of [['direct', direct], ['gateway', gateway]] as const) {
+    if (result.unexpected > 0) console.log(`  warning: ${scenario.name} c=${connections} ${label}: ${result.unexpected} unexpected answers or errors`);
+  }
+  return {
+    scenario: scenario.name,
+    connections,
+    direct,
+    gateway,
+    cpuMsPerRequest: (after.cpuMs - before.cpuMs) / gateway.requests,
+    mainThreadCpuMsPerRequest: (after.mainThreadCpuMs - before.mainThreadCpuMs) / gateway.requests,
+    writeBytesPerRequest: (after.writeBytes - before.writeBytes) / gateway.requests,
+    rssBytes: after.rssBytes,
+  };
+}
+
+const column = (text: string, width: number) => text.padStart(width);
+const latency = (result: LoadResult) => `${result.p50Ms.toFixed(2)}/${result.p99Ms.toFixed(2)}`;
+
+function printMeasurements(measurements: readonly Measurement[]): void {
+  const header = ['scenario'.padEnd(26), column('c', 3), column('direct p50/p99', 15), column('gateway p50/p99', 16), column('added p50/p99', 14),
+    column('direct req/s', 13), column('gw req/s', 9), column('share', 6), column('CPU ms/req', 11), column('main', 6), column('RSS MB', 7), column('disk B/req', 11)];
+  console.log(header.join(' '));
+  for (const entry of measurements) {
+    console.log([
+      entry.scenario.padEnd(26),
+      column(String(entry.connections), 3),
+      column(latency(entry.direct), 15),
+      column(latency(entry.gateway), 16),
+      column(`+${addedP50(entry).toFixed(2)}/+${addedP99(entry).toFixed(2)}`, 14),
+      column(entry.direct.requestsPerSecond.toFixed(0), 13),
+      column(entry.gateway.requestsPerSecond.toFixed(0), 9),
+      column(share(entry).toFixed(2), 6),
+      column(entry.cpuMsPerRequest.toFixed(3), 11),
+      column(entry.mainThreadCpuMsPerRequest.toFixed(3), 6),
+      column((entry.rssBytes / MEGABYTE).toFixed(0), 7),
+      column(entry.writeBytesPerRequest.toFixed(0), 11),
+    ].join(' '));
+  }
+}
+
+function describeMachine(): string {
+  const processors = cpus();
+  return `${processors.length} x ${processors[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Linux ${release()}, Node ${process.version}`;
+}
+
+export async function runHttpBench(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'tts-gateway-bench-'));
+  const running: RunningProcess[] = [];
+  try {
+    console.log(`HTTP bench: ${describeMachine()}; ${measuredSeconds} s per run after ${WARM_UP_SECONDS} s of warm-up; latencies in ms`);
+    const mp3 = join(work, 'speech.mp3');
+    const audioBytes = await writeSpeechMp3(mp3);
+    const startup = await measureStartup(work);
+    console.log(`zero config: first answer ${startup.firstAnswerMs.toFixed(0)} ms after spawn, RSS ${(startup.rssBytes / MEGABYTE).toFixed(0)} MB ${SETTLE_MS} ms later (median of ${STARTUP_TRIALS})`);
+
+    const standIn = startNode([STAND_IN, mp3], { cwd: work, env: process.env });
+    running.push(standIn);
+    const upstream = `http://127.0.0.1:${(await firstJsonLine<{ port: number }>(standIn, START_TIMEOUT_MS)).port}`;
+    const folder = join(work, 'gateway');
+    mkdirSync(folder);
+    const port = await freePort();
+    const configFile = writeGatewayConfig(folder, port, upstream);
+    const gatewayProcess = startGateway(folder, configFile, gatewayEnvironment());
+    running.push(gatewayProcess);
+    const gateway = `http://127.0.0.1:${port}`;
+    await waitForFirstAnswer(`${gateway}/api/v1/no-such-route`, process.hrtime.bigint(), gatewayProcess, START_TIMEOUT_MS);
+    const endpoints: Endpoints = { upstream, gateway, apiKey: await register(gateway), model: 'standin-tts-1' };
+    const speechRoute = await hasSpeechRoute(endpoints);
+    if (!speechRoute) console.log('note: the gateway has no /v1/audio/speech route yet: its audio and sse scenarios are skipped');
+    console.log('note: the gateway has no synthesis cache yet: the cache-hit scenario is skipped');
+    console.log(`stand-in MP3: ${audioBytes} bytes of eSpeak NG speech`);
+
+    const chosen = scenarios(endpoints, speechRoute).filter((scenario) => !only || scenario.name.includes(only));
+    const syncScenario = chosen.find((scenario) => scenario.gateway.url.endsWith('/tts-sync'));
+    if (syncScenario) await checkPassThrough(syncScenario, audioBytes);
+    const measurements: Measurement[] = [];
+    for (const scenario of chosen) {
+      for (const connections of CONNECTIONS) measurements.push(await measure(scenario, connections, gatewayProcess.pid));
+    }
+    console.log('');
+    printMeasurements(measurements);
+    console.log('\ntargets (issue 11):');
+    for (const target of checkTargets(measurements, startup, audioBytes)) {
+      const verdict = target.holds === undefined ? 'skipped' : target.holds ? 'holds' : 'MISSED';
+      console.log(`  ${target.label.padEnd(58)} ${target.shown.padStart(16)}  ${target.limit.padEnd(18)} ${verdict}`);
+    }
+  } finally {
+    await Promise.all(running.reverse().map((child) => child.stop()));
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * eSpeak's worker threads, started on demand and stopped when idle: none until the first task,
+ * another only when every running thread is busy (up to `maxWorkers`), and a thread without a
+ * task for `idleMs` is stopped. Each thread holds its own engine (about 45 MB with its voice
+ * data), so a quiet gateway holds none.
+ */
+import type { TransferListItem } from 'node:worker_threads';
+import { gatewayError, WorkerPool } from '../../core';
+
+export interface GrowingWorkerPoolOptions {
+  /** Absolute path of the compiled worker script. */
+  readonly script: string;
+  readonly maxWorkers: number;
+  /** How long a thread may sit without a task before it is stopped. */
+  readonly idleMs: number;
+  /** Used in thread names and errors. */
+  readonly name: string;
+}
+
+interface Thread<Task, Result> {
+  readonly pool: WorkerPool<Task, Result>;
+  /** Tasks given to it and not settled yet. */
+  running: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+export class GrowingWorkerPool<Task, Result> {
+  private readonly threads: Thread<Task, Result>[] = [];
+  private startedCount = 0;
+  private closed = false;
+
+  constructor(private readonly options: GrowingWorkerPoolOptions) {}
+
+  get maxWorkers(): number {
+    return this.options.maxWorkers;
+  }
+
+  /** Threads running now (busy or idle). */
+  get running(): number {
+    return this.threads.length;
+  }
+
+  async run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal): Promise<Result> {
+    if (this.closed) throw gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' });
+    const thread = this.pick();
+    clearTimeout(thread.idleTimer);
+    thread.running += 1;
+    try {
+      return await thread.pool.run(task, transfer, signal);
+    } finally {
+      thread.running -= 1;
+      if (thread.running === 0 && !this.closed) {
+        thread.idleTimer = setTimeout(() => this.stopIfIdle(thread), this.options.idleMs);
+        thread.idleTimer.unref();
+      }
+    }
+  }
+
+  /** Stops every thread without a task now. */
+  async stopIdle(): Promise<void> {
+    await Promise.all(this.threads.filter((thread) => thread.running === 0).map((thread) => this.stopIfIdle(thread)));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads.splice(0);
+    for (const thread of threads) clearTimeout(thread.idleTimer);
+    await Promise.all(threads.map((thread) => thread.pool.close()));
+  }
+
+  /** An idle thread, else a new one while below the maximum, else the least busy. */
+  private pick(): Thread<Task, Result> {
+    const idle = this.threads.find((thread) => thread.running === 0);
+    if (idle) return idle;
+    if (this.threads.length < this.options.maxWorkers) return this.start();
+    return this.threads.reduce((least, thread) => (thread.running < least.running ? thread : least));
+  }
+
+  private start(): Thread<Task, Result> {
+    // A WorkerPool of one thread: it replaces the thread if it crashes and queues its tasks.
+    const name = `${this.options.name}-${this.startedCount}`;
+    this.startedCount += 1;
+    const thread: Thread<Task, Result> = { pool: new WorkerPool<Task, Result>({ script: this.options.script, size: 1, name }), running: 0 };
+    this.threads.push(thread);
+    return thread;
+  }
+
+  private async stopIfIdle(thread: Thread<Task, Result>): Promise<void> {
+    const index = this.threads.indexOf(thread);
+    if (index < 0 || thread.running > 0) return;
+    clearTimeout(thread.idleTimer);
+    // Out of the list first, so that no new task picks it while it stops.
+    this.threads.splice(index, 1);
+    await thread.pool.close();
+  }
+}

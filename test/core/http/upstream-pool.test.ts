@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { createPooledFetch, type PooledFetch } from '../../../core';
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+
+/** A local upstream that counts its connections and answers with `handler`. */
+async function startUpstream(handler: Handler): Promise<{ base: string; connections: () => number; close(): Promise<void> }> {
+  let connections = 0;
+  const server: Server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => handler(request, Buffer.concat(parts).toString('utf8'), response));
+  });
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('core/http createPooledFetch', () => {
+  let pooled: PooledFetch;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+
+  beforeEach(() => (pooled = createPooledFetch()));
+  afterEach(async () => {
+    await pooled.close();
+    await upstream.close();
+  });
+
+  it('sends method, headers and body, and answers a Response with status, headers and body', async () => {
+    upstream = await startUpstream((request, body, response) => {
+      response.setHeader('set-cookie', ['a=1', 'b=2']);
+      response.writeHead(207, { 'content-type': 'application/json', 'x-echo': String(request.headers['x-api-key']) });
+      response.end(JSON.stringify({ method: request.method, url: request.url, body, type: request.headers['content-type'], accept: request.headers.accept }));
+    });
+    const answer = await pooled.fetch(`${upstream.base}/v1/audio/speech?x=1`, {
+      method: 'POST',
+      headers: new Headers({ 'content-type': 'application/json', 'x-api-key': 'k-1' }),
+      body: '{"input":"hi"}',
+    });
+    expect(answer).to.be.instanceOf(Response);
+    expect(answer.status).to.equal(207);
+    expect(answer.ok).to.equal(true);
+    expect(answer.headers.get('x-echo')).to.equal('k-1');
+    expect(answer.headers.getSetCookie()).to.deep.equal(['a=1', 'b=2']);
+    expect(await answer.json()).to.deep.equal({ method: 'POST', url: '/v1/audio/speech?x=1', body: '{"input":"hi"}', type: 'application/json', accept: '*/*' });
+  });
+
+  it('keeps connections alive across calls', async () => {
+    upstream = await startUpstream((request, body, response) => response.end(new Uint8Array(20_000)));
+    for (let call = 0; call < 20; call += 1) {
+      const bytes = new Uint8Array(await (await pooled.fetch(`${upstream.base}/audio`, { method: 'POST', body: new Uint8Array([1, 2, 3]) })).arrayBuffer());
+      expect(bytes.length).to.equal(20_000);
+    }
+    // A call may start while the previous one's connection is still being released: two at most.
+    expect(upstream.connections()).to.be.at.most(2);
+  });
+
+  it('streams the body as it arrives', async () => {
+    let sendRest: () => void = () => undefined;
+    const restRequested = new Promise<void>((resolve) => (sendRest = resolve));
+    upstream = await startUpstream((request, body, response) => {
+      response.writeHead(200, { 'content-type': 'audio/mpeg' });
+      response.write('first part ');
+      void restRequested.then(() => response.end('and the rest'));
+    });
+    const answer = await pooled.fetch(`${upstream.base}/stream`);
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value as Uint8Array).toString()).to.equal('first part ');
+    sendRest();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += Buffer.from(chunk.value).toString();
+    expect(rest).to.equal('and the rest');
+  });
+
+  it('answers error statuses, empty 204s, redirects and compressed bodies as fetch does', async () => {
+    upstream = await startUpstream((request, body, response) => {
+      if (request.url === '/missing') response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no"}');
+      else if (request.url === '/empty') response.writeHead(204).end();
+      else if (request.url === '/moved') response.writeHead(302, { location: '/compressed' }).end();
+      else response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/plain' }).end(gzipSync('unpacked'));
+    });
+    const missing = await pooled.fetch(`${upstream.base}/missing`);
+    expect(missing.ok).to.equal(false);
+    expect(missing.status).to.equal(404);
+    expect(await missing.text()).to.equal('{"error":"no"}');
+    const empty = await pooled.fetch(`${upstream.base}/empty`);
+    expect(empty.status).to.equal(204);
+    expect(empty.body).to.equal(null);
+    const moved = await pooled.fetch(`${upstream.base}/moved`);
+    expect(moved.status).to.equal(200);
+    expect(await moved.text()).to.equal('unpacked');
+  });
+
+  it('rejects when its signal aborts, and when nothing listens', async () => {
+    upstream = await startUpstream(() => undefined); // never answers
+    const controller = new AbortController();
+    const call = pooled.fetch(`${upstream.base}/hang`, { signal: controller.signal });
+    controller.abort(new Error('client went away'));
+    let aborted: unknown;
+    await call.catch((error: unknown) => (aborted = error));
+    expect(aborted).to.be.instanceOf(Error);
+    let refused: unknown;
+    await pooled.fetch('http://127.0.0.1:9/', {}).catch((error: unknown) => (refused = error));
+    expect(refused).to.be.instanceOf(Error);
+  });
+
+  it('takes the platform fetch for what the plain path does not cover', async () => {
+    upstream = await startUpstream((request, body, response) => response.end(`${request.method} ${body}`));
+    const fromRequest = await pooled.fetch(new Request(`${upstream.base}/r`, { method: 'PUT', body: 'put body' }));
+    expect(await fromRequest.text()).to.equal('PUT put body');
+    const fromForm = await pooled.fetch(`${upstream.base}/f`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
+    expect(await fromForm.text()).to.equal('POST a=1');
+  });
+});

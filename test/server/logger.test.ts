@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { createLogger } from '../../server/logger';
+
+/** Captures what is written to stdout while `run` and the following event-loop turn execute. */
+async function captureStdout(run: () => void): Promise<string[]> {
+  const writes: string[] = [];
+  const original = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    writes.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    run();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.stdout.write = original;
+  }
+  return writes;
+}
+
+describe('server createLogger', () => {
+  it('writes one JSON object per line, level, message and time first, the lines of one turn in one write', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const writes = await captureStdout(() => {
+      logger.info('request', { requestId: 'r-1', status: 200, latencyMs: 1.5 });
+      logger.info('request', { requestId: 'r-2', status: 404 });
+      logger.debug('hidden at info');
+    });
+    expect(writes).to.have.length(1);
+    const lines = writes[0].split('\n').filter((line) => line.length > 0);
+    expect(lines).to.have.length(2);
+    const first = JSON.parse(lines[0]) as Record<string, unknown>;
+    expect(Object.keys(first).slice(0, 3)).to.deep.equal(['level', 'message', 'timestamp']);
+    expect(first).to.include({ level: 'info', message: 'request', requestId: 'r-1', status: 200, latencyMs: 1.5 });
+    expect(Date.parse(String(first.timestamp))).to.be.a('number').and.not.NaN;
+  });
+
+  it('redacts credentials and user text at any depth without changing the caller’s objects', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const details = [{ field: 'voice', provider: { apiKey: 'sk-secret-value', region: 'eu' } }];
+    const meta = { text: 'Hello, private words', Authorization: 'Bearer ttsg_x', details };
+    const writes = await captureStdout(() => logger.warn('request failed', meta));
+    const line = writes.join('');
+    expect(line).to.not.include('sk-secret-value').and.not.include('private words').and.not.include('ttsg_x');
+    const entry = JSON.parse(line) as { text: string; Authorization: string; details: { provider: { apiKey: string; region: string } }[] };
+    expect(entry.text).to.equal('[redacted]');
+    expect(entry.Authorization).to.equal('[redacted]');
+    expect(entry.details[0].provider).to.deep.equal({ apiKey: '[redacted]', region: 'eu' });
+    expect(details[0].provider.apiKey).to.equal('sk-secret-value');
+  });
+
+  it('still writes an entry that JSON.stringify refuses (a cycle, a BigInt)', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const cyclic: Record<string, unknown> = { name: 'node' };
+    cyclic.self = cyclic;
+    const writes = await captureStdout(() => logger.error('odd entry', { cyclic, count: 10n }));
+    const entry = JSON.parse(writes.join('')) as { cyclic: { self: string }; count: string; message: string };
+    expect(entry).to.include({ message: 'odd entry', count: '10' });
+    expect(entry.cyclic.self).to.equal('[Circular]');
+  });
+
+  it('writes readable lines in the pretty format', async () => {
+    const logger = createLogger({ level: 'debug', format: 'pretty' });
+    const writes = await captureStdout(() => logger.debug('planned', { model: 'espeak-ng', password: 'hunter2' }));
+    expect(writes.join('')).to.match(/^\d\d:\d\d:\d\d\.\d{3} debug planned \{"model":"espeak-ng","password":"\[redacted\]"\}\n$/);
+  });
+});
