@@ -75,13 +75,16 @@ export function firstJsonLine<T>(running: RunningProcess, timeoutMs: number): Pr
   });
 }
 
-/** One HTTP exchange on a fresh connection: status and body. */
-export function exchange(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+/** One HTTP exchange on a fresh connection: status, headers and body. */
+export function exchange(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const call = httpRequest(url, { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers } }, (response) => {
       const parts: Buffer[] = [];
       response.on('data', (part: Buffer) => parts.push(part));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts).toString('utf8') }));
       response.on('error', reject);
     });
     call.on('error', reject);

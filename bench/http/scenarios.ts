@@ -23,6 +23,7 @@ const TEXT = 'Hello from the benchmark. The stand-in answers the same speech eve
 
 export const SCENARIO_NAMES = {
   ttsSync: 'tts-sync pass-through',
+  cacheHit: 'tts-sync cache hit',
   speechAudio: '/v1/audio/speech audio',
   speechSse: '/v1/audio/speech sse',
   keyedGet: 'keyed GET /tools/models',
@@ -35,34 +36,37 @@ function directSpeech(endpoints: Endpoints, sse: boolean): LoadRequest {
   return { url: `${endpoints.upstream}/v1/audio/speech`, method: 'POST', body: JSON.stringify(body), expectStatus: 200 };
 }
 
+/** Pass-through scenarios opt out of the result cache: every request reaches the upstream. */
+const NO_CACHE = { 'cache-control': 'no-store' };
+
 function gatewaySpeech(endpoints: Endpoints, sse: boolean): LoadRequest {
   const body = { model: endpoints.model, input: TEXT, voice: 'alloy', response_format: 'mp3', ...(sse ? { stream_format: 'sse' } : {}) };
   return {
     url: `${endpoints.gateway}/v1/audio/speech`,
     method: 'POST',
-    headers: { authorization: `Bearer ${endpoints.apiKey}` },
+    headers: { authorization: `Bearer ${endpoints.apiKey}`, ...NO_CACHE },
     body: JSON.stringify(body),
     expectStatus: 200,
   };
 }
 
-/** The scenarios, `/v1/audio/speech` only when the gateway has that route. */
-export function scenarios(endpoints: Endpoints, hasSpeechRoute: boolean): Scenario[] {
+/** POST /api/v1/common/tts-sync of the same text every time. */
+export function ttsSync(endpoints: Endpoints, useCache: boolean): LoadRequest {
+  return {
+    url: `${endpoints.gateway}/api/v1/common/tts-sync`,
+    method: 'POST',
+    headers: { 'x-api-key': endpoints.apiKey, ...(useCache ? {} : NO_CACHE) },
+    body: JSON.stringify({ model: endpoints.model, text: TEXT, voice: 'alloy', format: 'mp3' }),
+    expectStatus: 200,
+  };
+}
+
+/** The scenarios: `/v1/audio/speech` only when the gateway has that route, a cache hit only when it has a result cache. */
+export function scenarios(endpoints: Endpoints, has: { speechRoute: boolean; resultCache: boolean }): Scenario[] {
   const bareNotFound: LoadRequest = { url: `${endpoints.upstream}/api/v1/no-such-route`, method: 'GET', expectStatus: 404 };
-  const list: Scenario[] = [
-    {
-      name: SCENARIO_NAMES.ttsSync,
-      direct: directSpeech(endpoints, false),
-      gateway: {
-        url: `${endpoints.gateway}/api/v1/common/tts-sync`,
-        method: 'POST',
-        headers: { 'x-api-key': endpoints.apiKey },
-        body: JSON.stringify({ model: endpoints.model, text: TEXT, voice: 'alloy', format: 'mp3' }),
-        expectStatus: 200,
-      },
-    },
-  ];
-  if (hasSpeechRoute) {
+  const list: Scenario[] = [{ name: SCENARIO_NAMES.ttsSync, direct: directSpeech(endpoints, false), gateway: ttsSync(endpoints, false) }];
+  if (has.resultCache) list.push({ name: SCENARIO_NAMES.cacheHit, direct: directSpeech(endpoints, false), gateway: ttsSync(endpoints, true) });
+  if (has.speechRoute) {
     list.push({ name: SCENARIO_NAMES.speechAudio, direct: directSpeech(endpoints, false), gateway: gatewaySpeech(endpoints, false) });
     list.push({ name: SCENARIO_NAMES.speechSse, direct: directSpeech(endpoints, true), gateway: gatewaySpeech(endpoints, true) });
   }

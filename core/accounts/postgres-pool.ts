@@ -1,4 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
+
+/** pg is loaded with the first PostgreSQL pool (about 15 MB), not by every gateway that imports core. */
+const pgModule = (): typeof pg => require('pg') as typeof pg;
 
 const INT8_OID = 20;
 
@@ -8,7 +11,7 @@ const INT8_OID = 20;
  */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pgModule().types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresPoolOptions {
@@ -20,7 +23,7 @@ export interface PostgresPoolOptions {
 
 /** A pg Pool on a `postgres://` URL. */
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  const pool = new (pgModule().Pool)({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
   pool.on('error', (error) => options.onError?.(error));
   return pool;
 }

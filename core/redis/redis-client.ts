@@ -1,4 +1,7 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+
+/** ioredis is loaded with the first connection (about 18 MB), not by every gateway that imports core. */
+const ioredis = (): typeof Redis => (require('ioredis') as { default: typeof Redis }).default;
 
 /** What the Redis parts log: a winston logger fits. */
 export interface RedisLogger {
@@ -22,7 +25,7 @@ const retryStrategy = (attempt: number): number => Math.min(100 * attempt, 2000)
  * fail fast (or wait, for a subscriber), errors are logged once per outage, not per attempt.
  */
 export function createRedisClient(url: string, options: RedisClientOptions): Redis {
-  const client = new Redis(url, {
+  const client = new (ioredis())(url, {
     retryStrategy,
     enableOfflineQueue: options.queueWhileDisconnected,
     maxRetriesPerRequest: options.queueWhileDisconnected ? null : 0,

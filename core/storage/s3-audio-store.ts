@@ -1,5 +1,4 @@
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
@@ -11,6 +10,10 @@ const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024;
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 /** DeleteObjects takes at most 1000 keys. */
 const DELETE_BATCH = 1000;
+
+// The AWS SDK is loaded at the first call (about 40 MB and 150 ms), not by every gateway that imports core.
+const s3Sdk = (): typeof import('@aws-sdk/client-s3') => require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
+const s3Uploads = (): typeof import('@aws-sdk/lib-storage') => require('@aws-sdk/lib-storage') as typeof import('@aws-sdk/lib-storage');
 
 export interface S3AudioStoreOptions {
   readonly client: S3Client;
@@ -51,9 +54,9 @@ export class S3AudioStore implements AudioStore {
     if (bytes.byteLength >= (this.options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD)) {
       const { ContentLength: _length, ...multipart } = params;
       // A failed upload aborts itself (leavePartsOnError is false), leaving no parts to pay for.
-      await new Upload({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2 }).done();
+      await new (s3Uploads().Upload)({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2 }).done();
     } else {
-      await this.options.client.send(new PutObjectCommand(params));
+      await this.options.client.send(new (s3Sdk().PutObjectCommand)(params));
     }
     return { fileName, size: bytes.byteLength };
   }
@@ -61,7 +64,7 @@ export class S3AudioStore implements AudioStore {
   async locate(fileName: string): Promise<LocatedAudio | undefined> {
     const { extension, sampleRate } = parseAudioFileName(fileName);
     const key = this.prefix + fileName;
-    const head = await this.options.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key })).catch((error: unknown) => {
+    const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key })).catch((error: unknown) => {
       if (isMissing(error)) return undefined;
       throw error;
     });
@@ -80,7 +83,7 @@ export class S3AudioStore implements AudioStore {
 
   private async open(key: string, range: ByteRange | undefined): Promise<Readable> {
     const answer = await this.options.client
-      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
+      .send(new (s3Sdk().GetObjectCommand)({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
       .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : error));
     if (!(answer.Body instanceof Readable)) throw new Error('the S3 client answered without a Node.js stream body');
     return answer.Body;
@@ -91,14 +94,14 @@ export class S3AudioStore implements AudioStore {
     let removed = 0;
     let continuationToken: string | undefined;
     do {
-      const page = await this.options.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
+      const page = await this.options.client.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
       const expired = (page.Contents ?? []).filter((object) => {
         const name = object.Key?.slice(this.prefix.length) ?? '';
         return AUDIO_FILE_NAME_PATTERN.test(name) && object.LastModified !== undefined && object.LastModified.getTime() <= cutoff;
       });
       for (let start = 0; start < expired.length; start += DELETE_BATCH) {
         const batch = expired.slice(start, start + DELETE_BATCH).map((object) => ({ Key: object.Key as string }));
-        const answer = await this.options.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: false } }));
+        const answer = await this.options.client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: false } }));
         removed += answer.Deleted?.length ?? 0;
         if (answer.Errors && answer.Errors.length > 0) throw new Error(`S3 refused to delete ${answer.Errors.length} expired audio objects (first: ${answer.Errors[0].Code})`);
       }
@@ -110,8 +113,8 @@ export class S3AudioStore implements AudioStore {
   /** Puts and deletes a small object beside the audio (a name no download can ask for). */
   async checkWritable(): Promise<void> {
     const key = `${this.prefix}.probe-${randomBytes(6).toString('hex')}`;
-    await this.options.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: 'ok', ContentType: 'text/plain' }));
-    await this.options.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: [{ Key: key }], Quiet: true } }));
+    await this.options.client.send(new (s3Sdk().PutObjectCommand)({ Bucket: this.options.bucket, Key: key, Body: 'ok', ContentType: 'text/plain' }));
+    await this.options.client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: this.options.bucket, Delete: { Objects: [{ Key: key }], Quiet: true } }));
   }
 
   startSweeper(intervalMs: number): () => void {
