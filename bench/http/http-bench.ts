@@ -6,7 +6,8 @@
  * targets of issue 11 are printed with whether each holds. Not a test: it asserts nothing.
  *
  * Environment: BENCH_SECONDS (measured seconds per run, default 3), BENCH_ONLY (run only the
- * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there).
+ * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there),
+ * BENCH_GATEWAY_MAIN (another build's dist/server/main.js, to compare two versions alike).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
@@ -19,7 +20,7 @@ import { writeSpeechMp3 } from './speech-fixture';
 import { addedP50, addedP99, checkTargets, share, type Measurement, type StartupFigures } from './targets';
 
 const DIST = resolve(__dirname, '..', '..');
-const GATEWAY_MAIN = join(DIST, 'server', 'main.js');
+const GATEWAY_MAIN = process.env.BENCH_GATEWAY_MAIN ? resolve(process.env.BENCH_GATEWAY_MAIN) : join(DIST, 'server', 'main.js');
 const STAND_IN = join(__dirname, 'stand-in-upstream.js');
 const CONNECTIONS = [1, 32] as const;
 /** The stand-in needs little; the gateway's code is still being optimized in its first seconds. */
@@ -185,6 +186,7 @@ export async function runHttpBench(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'tts-gateway-bench-'));
   const running: RunningProcess[] = [];
   try {
+    if (process.env.BENCH_GATEWAY_MAIN) console.log(`gateway under test: ${GATEWAY_MAIN}`);
     console.log(`HTTP bench: ${describeMachine()}; ${measuredSeconds} s per run after ${DIRECT_WARM_UP_SECONDS} s (direct) or ${GATEWAY_WARM_UP_SECONDS} s (gateway) of warm-up; latencies in ms`);
     const mp3 = join(work, 'speech.mp3');
     const audioBytes = await writeSpeechMp3(mp3);
