@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { GatewayError } from '../core';
+import { gatewayError } from '../core';
 
 /** An AbortSignal that fires when the client goes away before the answer is complete. */
 export interface DisconnectSignal {
@@ -11,7 +11,7 @@ export interface DisconnectSignal {
 export function abortOnDisconnect(response: Response): DisconnectSignal {
   const controller = new AbortController();
   const onClose = (): void => {
-    if (!response.writableFinished) controller.abort(new GatewayError('TTS_ERR_CANCELLED', 'The client went away'));
+    if (!response.writableFinished) controller.abort(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request (the client went away)' }));
   };
   response.once('close', onClose);
   return { signal: controller.signal, dispose: () => response.off('close', onClose) };

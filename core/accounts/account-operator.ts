@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 import type { AccountLimits, AccountLimitsUpdate, AccountStore } from './account-store';
 import type { AccountService, IssuedApiKey, PublicAccount } from './account-service';
 import type { UsageRange, UsageReport } from './usage-report';
@@ -47,7 +47,7 @@ export class AccountOperator {
     checkLimit(update.charactersPerDay, 'charactersPerDay');
     const account = await this.accounts.findAccount(email);
     if (!(await this.store.setAccountLimits(account.id, update))) {
-      throw new GatewayError('TTS_ERR_NOT_FOUND', 'No account with this email', { details: [{ field: 'email', reason: 'unknown' }] });
+      throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'account with this email' }, { details: [{ field: 'email', reason: 'unknown' }] });
     }
     return { account, limits: await this.store.getAccountLimits(account.id) };
   }

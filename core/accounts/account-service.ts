@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store';
 import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
 import { ActivityWriter } from './activity-writer';
@@ -241,7 +241,7 @@ export class AccountService {
   /** Revokes one of the caller's keys; it stops working at once. 404 for anyone else's key. */
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.store.revokeApiKey(accountId, keyId, this.now());
-    if (!revoked) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No such API key', { details: [{ field: 'id', reason: 'not found' }] });
+    if (!revoked) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'API key' }, { details: [{ field: 'id', reason: 'not found' }] });
     this.keyCache?.forgetKey(keyId);
     await this.options.revocations?.announce(keyId);
   }
@@ -281,7 +281,7 @@ export class AccountService {
   /** Operator path: the account with this email, or 404. */
   async findAccount(email: string): Promise<PublicAccount> {
     const account = await this.store.findAccountByEmail(normalizeEmail(email));
-    if (!account) throw new GatewayError('TTS_ERR_NOT_FOUND', 'No account with this email', { details: [{ field: 'email', reason: 'unknown' }] });
+    if (!account) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'account with this email' }, { details: [{ field: 'email', reason: 'unknown' }] });
     return { id: account.id, email: account.email };
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 
 /** 24 random bytes = 192 bits, 32 base64url characters. */
 const NAME_BYTES = 24;
@@ -32,5 +32,5 @@ export function parseAudioFileName(fileName: string): { extension: string; sampl
 }
 
 export function audioNotFound(): GatewayError {
-  return new GatewayError('TTS_ERR_NOT_FOUND', 'No such audio file', { details: [{ field: 'file', reason: 'not found' }] });
+  return gatewayError('TTS_ERR_NOT_FOUND', { what: 'audio file' }, { details: [{ field: 'file', reason: 'not found' }] });
 }

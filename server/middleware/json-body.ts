@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { GatewayError } from '../../core';
+import { GatewayError, gatewayError } from '../../core';
 
 /** body-parser marks its errors with a `type`; these are the ones a client causes. */
 function translateBodyParserError(error: unknown, limitBytes: number): unknown {
@@ -16,7 +16,7 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
         details: [{ field: 'Content-Type', reason: String(type) }],
       });
     case 'request.aborted':
-      return new GatewayError('TTS_ERR_CANCELLED', 'The client went away');
+      return gatewayError('TTS_ERR_CANCELLED', { subject: 'The request (the client went away)' });
     default:
       return error;
   }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { GatewayError } from '../../core';
+import { GatewayError, gatewayError } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { ListVoicesFunction, ModelEntry } from '../app-dependencies';
 
@@ -48,5 +48,5 @@ export function createModelRoutes(options: ModelRoutesOptions) {
 
 function modelNotFound(model: string): GatewayError {
   const shown = model.length > 100 ? `${model.slice(0, 100)}...` : model;
-  return new GatewayError('TTS_ERR_MODEL_NOT_FOUND', `The model '${shown}' does not exist`, { details: [{ field: 'model', reason: 'unknown model' }] });
+  return gatewayError('TTS_ERR_MODEL_NOT_FOUND', { provider: 'The gateway', model: shown }, { details: [{ field: 'model', reason: 'unknown model' }] });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { CONTENT_TYPES, GatewayError, isAudioFormat, type AudioStore, type LocatedAudio } from '../../core';
+import { CONTENT_TYPES, GatewayError, gatewayError, isAudioFormat, type AudioStore, type LocatedAudio } from '../../core';
 import { decideRange } from './download-range';
 
 function contentTypeOf(audio: LocatedAudio): string {
@@ -17,7 +17,7 @@ function strongEtag(fileName: string, audio: LocatedAudio): string {
 }
 
 const notFound = (): GatewayError =>
-  new GatewayError('TTS_ERR_NOT_FOUND', 'No such audio file', { details: [{ field: 'file', reason: 'not found' }] });
+  gatewayError('TTS_ERR_NOT_FOUND', { what: 'audio file' }, { details: [{ field: 'file', reason: 'not found' }] });
 
 /** Headers of a file answer; a refused range drops them again. */
 const FILE_HEADERS = ['Content-Type', 'ETag', 'Cache-Control', 'Content-Disposition', 'Last-Modified', 'Accept-Ranges'];

@@ -82,7 +82,7 @@ describe('server CLI (tts-gateway) commands', () => {
     expect(again.stderr).to.equal('tts-gateway: An account with this email already exists\n');
     const unknown = await sandbox.run(['keys', 'list', '--email', 'nobody@example.com']);
     expect(unknown.status).to.equal(1);
-    expect(unknown.stderr).to.equal('tts-gateway: No account with this email\n');
+    expect(unknown.stderr).to.equal('tts-gateway: No such account with this email\n');
   });
 
   it('stores and shows per-account limits, and refuses values that are not limits', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually';
 import request from 'supertest';
 import { GatewayError } from '../../../core';
 import { PrometheusMetrics } from '../../../server/metrics/prometheus-metrics';
@@ -53,8 +54,11 @@ describe('server GET /metrics', () => {
     await request(testApp.app).get(`/api/v1/audio/download/${fileName}`).expect(200);
     await request(testApp.app).get('/api/v1/tools/models').expect(401);
     await request(testApp.app).get('/no/such/secret-path').expect(404);
-    const exposition = (await request(testApp.app).get('/metrics').expect(200)).text;
-    expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/audio/download/:file', status: '200' })).to.equal(2);
+    let exposition = '';
+    await eventually(async () => {
+      exposition = (await request(testApp.app).get('/metrics').expect(200)).text;
+      expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/audio/download/:file', status: '200' })).to.equal(2);
+    });
     expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/tools/models', status: '401' })).to.equal(1);
     expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).to.equal(1);
     expect(sample(exposition, 'tts_gateway_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/common/tts-sync' })).to.equal(1);
