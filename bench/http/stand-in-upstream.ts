@@ -80,4 +80,8 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  // Keep-alive connections would hold close() open: end them too.
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
