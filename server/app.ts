@@ -19,6 +19,7 @@ import { buildOpenApiDocument } from './openapi/build-openapi-document';
 import { createDocsPage } from './openapi/docs-page';
 import { createOperationsRoutes } from './operations/operations-routes';
 import { GATEWAY_VERSION } from './package-info';
+import { createPlaygroundPage } from './playground/playground-page';
 import { createAudioRoutes } from './routes/audio-routes';
 import { createAuthRoutes } from './routes/auth-routes';
 import { createToolsRoutes } from './routes/tools-routes';
@@ -77,7 +78,7 @@ export function createApp(dependencies: AppDependencies): express.Application {
   });
   app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, body, speechLimits }));
 
-  // Operator pages, outside the API description: the description itself, its docs page, metrics.
+  // Operator pages, outside the API description: the description itself, its docs page, the playground, metrics.
   const openApi = buildOpenApiDocument(
     { ...API_ROUTES, ...OPENAI_ROUTES },
     { version: GATEWAY_VERSION, publicBaseUrl: config.server.publicBaseUrl, downloadRequiresKey: config.storage.downloadRequiresKey },
@@ -87,6 +88,10 @@ export function createApp(dependencies: AppDependencies): express.Application {
   app.get('/docs', docs.page);
   app.get('/docs/docs.js', docs.initializer);
   app.get('/docs/assets/:file', docs.asset);
+  const playground = createPlaygroundPage();
+  app.get('/', playground.page);
+  app.get('/playground/playground.js', playground.script);
+  app.get('/playground/playground.css', playground.styles);
   if (config.metrics.enabled) app.get('/metrics', operations.metrics);
 
   app.use(notFound());

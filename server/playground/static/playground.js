@@ -1,0 +1,257 @@
+// The playground: plain DOM code against this gateway's own API, no framework, no other origin.
+// A separate file (not inline) so the Content-Security-Policy needs no 'unsafe-inline'.
+'use strict';
+
+(function () {
+  var KEY_STORAGE = 'tts-gateway-playground-key';
+  var MEDIA_TYPES = { mp3: 'audio/mpeg', opus: 'audio/ogg; codecs=opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/L16; rate=24000; channels=1' };
+
+  var element = function (id) { return document.getElementById(id); };
+  var keyInput = element('api-key');
+  var rememberBox = element('remember-key');
+  var modelSelect = element('model');
+  var languageSelect = element('language');
+  var voiceSelect = element('voice');
+  var errorRegion = element('error');
+  var statusLine = element('status');
+  var player = element('player');
+  var appliedOutput = element('applied');
+  var downloadLink = element('download');
+  var speakButton = element('speak-button');
+
+  /** Voices of the chosen model, as GET /v1/audio/voices answered them. */
+  var voices = [];
+  /** Blob URLs of the last answer, revoked when the next one starts. */
+  var objectUrls = [];
+
+  function showError(message) { errorRegion.textContent = message; }
+  function clearError() { errorRegion.textContent = ''; }
+  function showStatus(message) { statusLine.textContent = message; }
+
+  function apiKey() { return keyInput.value.trim(); }
+
+  // The key stays in memory unless the user asks to keep it for this tab (sessionStorage, never localStorage).
+  function rememberKey() {
+    try {
+      if (rememberBox.checked && apiKey()) sessionStorage.setItem(KEY_STORAGE, apiKey());
+      else sessionStorage.removeItem(KEY_STORAGE);
+    } catch (ignored) { /* storage disabled: the key simply is not remembered */ }
+  }
+
+  function restoreKey() {
+    try {
+      var stored = sessionStorage.getItem(KEY_STORAGE);
+      if (stored) { keyInput.value = stored; rememberBox.checked = true; }
+    } catch (ignored) { /* storage disabled */ }
+  }
+
+  /** The message of an error answer: OpenAI's `error.message` (/v1) or the envelope's `message` (/api/v1). */
+  async function errorMessage(response) {
+    var fallback = 'The gateway answered ' + response.status + ' ' + response.statusText;
+    try {
+      var body = await response.json();
+      if (body && body.error && typeof body.error.message === 'string') return body.error.message;
+      if (body && typeof body.message === 'string') return body.message;
+    } catch (ignored) { /* not JSON */ }
+    return fallback;
+  }
+
+  async function getJson(path) {
+    var response = await fetch(path, { headers: { Authorization: 'Bearer ' + apiKey() } });
+    if (!response.ok) throw new Error(await errorMessage(response));
+    return response.json();
+  }
+
+  function fillSelect(select, entries, keepValue) {
+    var previous = select.value;
+    select.replaceChildren();
+    entries.forEach(function (entry) {
+      var option = document.createElement('option');
+      option.value = entry.value;
+      option.textContent = entry.label;
+      select.append(option);
+    });
+    if (keepValue && entries.some(function (entry) { return entry.value === previous; })) select.value = previous;
+  }
+
+  async function loadModels() {
+    if (!apiKey()) { showError('Enter an API key first (or register / log in).'); return; }
+    clearError();
+    try {
+      var list = await getJson('v1/models');
+      var ids = list.data.map(function (model) { return model.id; });
+      fillSelect(modelSelect, ids.map(function (id) { return { value: id, label: id }; }), true);
+      if (!ids.includes(modelSelect.value) || !modelSelect.value) modelSelect.value = ids.includes('tts-1') ? 'tts-1' : ids[0];
+      await loadVoices();
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+
+  async function loadVoices() {
+    clearError();
+    try {
+      var answer = await getJson('v1/audio/voices?model=' + encodeURIComponent(modelSelect.value));
+      voices = answer.voices;
+      var languages = Array.from(new Set(voices.map(function (voice) { return voice.language; }))).sort();
+      fillSelect(languageSelect, [{ value: '', label: 'All languages' }].concat(languages.map(function (language) { return { value: language, label: language }; })), true);
+      showVoices();
+    } catch (error) {
+      voices = [];
+      showVoices();
+      showError(error.message);
+    }
+  }
+
+  function showVoices() {
+    var language = languageSelect.value;
+    var shown = voices.filter(function (voice) { return !language || voice.language === language; });
+    fillSelect(voiceSelect, shown.map(function (voice) {
+      var label = voice.name && voice.name !== voice.id ? voice.id + ' (' + voice.name + ', ' + voice.language + ')' : voice.id + ' (' + voice.language + ')';
+      return { value: voice.id, label: label };
+    }), true);
+  }
+
+  async function account(action) {
+    clearError();
+    var email = element('account-email');
+    var password = element('account-password');
+    if (!email.reportValidity() || !password.reportValidity()) return;
+    try {
+      var response = await fetch('api/v1/auth/' + action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: email.value, password: password.value }),
+      });
+      if (!response.ok) throw new Error(await errorMessage(response));
+      var body = await response.json();
+      keyInput.value = body.data.apiKey;
+      password.value = '';
+      rememberKey();
+      showStatus(body.message);
+      await loadModels();
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+
+  function resetResult() {
+    objectUrls.forEach(function (url) { URL.revokeObjectURL(url); });
+    objectUrls = [];
+    player.removeAttribute('src');
+    player.load();
+    appliedOutput.textContent = '';
+    downloadLink.hidden = true;
+    downloadLink.removeAttribute('href');
+  }
+
+  function objectUrl(source) {
+    var url = URL.createObjectURL(source);
+    objectUrls.push(url);
+    return url;
+  }
+
+  // play() refuses when the browser blocks autoplay; the controls are there to start it by hand.
+  function startPlaying() {
+    var started = player.play();
+    if (started && typeof started.catch === 'function') started.catch(function () { showStatus('Press play to listen.'); });
+  }
+
+  function waitForUpdate(buffer) {
+    return new Promise(function (resolve, reject) {
+      function done() { buffer.removeEventListener('error', failed); resolve(); }
+      function failed() { buffer.removeEventListener('updateend', done); reject(new Error('The browser could not decode the streamed audio.')); }
+      buffer.addEventListener('updateend', done, { once: true });
+      buffer.addEventListener('error', failed, { once: true });
+    });
+  }
+
+  /** mp3 plays while it arrives: each piece of the body is appended to a MediaSource buffer. */
+  async function playStreaming(reader, pieces) {
+    var source = new MediaSource();
+    player.src = objectUrl(source);
+    await new Promise(function (resolve) { source.addEventListener('sourceopen', resolve, { once: true }); });
+    var buffer = source.addSourceBuffer('audio/mpeg');
+    var started = false;
+    for (var next = await reader.read(); !next.done; next = await reader.read()) {
+      pieces.push(next.value);
+      buffer.appendBuffer(next.value);
+      await waitForUpdate(buffer);
+      if (!started) { started = true; startPlaying(); }
+    }
+    if (source.readyState === 'open') source.endOfStream();
+  }
+
+  async function readAll(reader, pieces) {
+    for (var next = await reader.read(); !next.done; next = await reader.read()) pieces.push(next.value);
+  }
+
+  async function speak(event) {
+    event.preventDefault();
+    clearError();
+    resetResult();
+    if (!apiKey()) { showError('Enter an API key first (or register / log in).'); return; }
+    var format = element('format').value;
+    var body = {
+      model: modelSelect.value,
+      voice: voiceSelect.value,
+      input: element('text').value,
+      response_format: format,
+      speed: Number(element('speed').value),
+      pitch: Number(element('pitch').value),
+      volume: Number(element('volume').value),
+    };
+    speakButton.disabled = true;
+    showStatus('Speaking...');
+    try {
+      var response = await fetch('v1/audio/speech', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + apiKey() },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(await errorMessage(response));
+      appliedOutput.textContent = response.headers.get('X-TTS-Applied') || '(not sent)';
+      var reader = response.body.getReader();
+      var pieces = [];
+      var streams = format === 'mp3' && typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported('audio/mpeg');
+      if (streams) await playStreaming(reader, pieces);
+      else await readAll(reader, pieces);
+      var blob = new Blob(pieces, { type: MEDIA_TYPES[format] });
+      if (!streams && format !== 'pcm') { player.src = objectUrl(blob); startPlaying(); }
+      downloadLink.href = objectUrl(blob);
+      downloadLink.download = 'speech.' + format;
+      downloadLink.textContent = 'Download speech.' + format + ' (' + blob.size + ' bytes)';
+      downloadLink.hidden = false;
+      showStatus(format === 'pcm' ? 'Raw PCM cannot be played by the browser; download it instead.' : 'Done.');
+    } catch (error) {
+      showStatus('');
+      showError(error.message);
+    } finally {
+      speakButton.disabled = false;
+    }
+  }
+
+  function showSliderValue(id) {
+    var slider = element(id);
+    var output = element(id + '-value');
+    var update = function () { output.textContent = Number(slider.value).toFixed(2); };
+    slider.addEventListener('input', update);
+    update();
+  }
+
+  player.addEventListener('error', function () {
+    if (player.getAttribute('src')) showError('The browser could not play this audio; try another format or download it.');
+  });
+  keyInput.addEventListener('change', function () { rememberKey(); if (apiKey()) loadModels(); });
+  rememberBox.addEventListener('change', rememberKey);
+  element('register-button').addEventListener('click', function () { account('register'); });
+  element('login-button').addEventListener('click', function () { account('login'); });
+  element('load-models-button').addEventListener('click', loadModels);
+  modelSelect.addEventListener('change', loadVoices);
+  languageSelect.addEventListener('change', showVoices);
+  element('speech-form').addEventListener('submit', speak);
+  ['speed', 'pitch', 'volume'].forEach(showSliderValue);
+
+  restoreKey();
+  if (apiKey()) loadModels();
+})();
