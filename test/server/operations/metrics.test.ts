@@ -53,7 +53,13 @@ describe('server GET /metrics', () => {
     await request(testApp.app).get(`/api/v1/audio/download/${fileName}`).expect(200);
     await request(testApp.app).get('/api/v1/tools/models').expect(401);
     await request(testApp.app).get('/no/such/secret-path').expect(404);
-    const exposition = (await request(testApp.app).get('/metrics').expect(200)).text;
+    // A streamed download is counted when the server has ended it, which may be just after the client has all its bytes.
+    let exposition = '';
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      exposition = (await request(testApp.app).get('/metrics').expect(200)).text;
+      if (sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/audio/download/:file', status: '200' }) === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/audio/download/:file', status: '200' })).to.equal(2);
     expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '/api/v1/tools/models', status: '401' })).to.equal(1);
     expect(sample(exposition, 'tts_gateway_http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).to.equal(1);
