@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'winston';
 import { accessLogFieldsOf, requestIdOf } from '../request-context';
+import { onResponseDone } from '../response-done';
 import { routePatternOf } from '../route-pattern';
 
 const MAX_LOGGED_PATH = 200;
@@ -14,7 +15,7 @@ function routeOf(request: Request): string {
 export function accessLog(logger: Logger): RequestHandler {
   return function logAccess(request, response, next) {
     const started = process.hrtime.bigint();
-    response.once('close', () => {
+    onResponseDone(response, (completed) => {
       const latencyMs = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
       logger.info('request', {
         requestId: requestIdOf(response),
@@ -23,7 +24,7 @@ export function accessLog(logger: Logger): RequestHandler {
         status: response.statusCode,
         latencyMs,
         ...accessLogFieldsOf(response),
-        ...(response.writableFinished ? {} : { aborted: true }),
+        ...(completed ? {} : { aborted: true }),
       });
     });
     next();

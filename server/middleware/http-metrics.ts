@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
+import { onResponseDone } from '../response-done';
 import { routePatternOf } from '../route-pattern';
 
 /** Status counted for a request whose client left before the answer was complete. */
@@ -10,11 +11,11 @@ export function httpMetrics(metrics: PrometheusMetrics): RequestHandler {
   return function observeHttpRequest(request, response, next) {
     const started = process.hrtime.bigint();
     metrics.httpStarted();
-    response.once('close', () => {
+    onResponseDone(response, (completed) => {
       metrics.httpFinished({
         method: request.method,
         route: routePatternOf(request) ?? '(unmatched)',
-        status: response.writableFinished ? response.statusCode : CLIENT_CLOSED,
+        status: completed ? response.statusCode : CLIENT_CLOSED,
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       });
     });
