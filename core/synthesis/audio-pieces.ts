@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 import { unusableAudio } from './checked-audio';
 import type { ProviderAudioStream } from '../plugin/contract';
 import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';
@@ -63,7 +63,7 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
       for (let index = 0; index < plan.chunks.length; index += 1) yield await calls.take(index);
     });
   } finally {
-    calls.cancel(new GatewayError('TTS_ERR_CANCELLED', 'the stream ended'));
+    calls.cancel(gatewayError('TTS_ERR_CANCELLED', { subject: 'A chunk synthesized ahead (the stream ended)' }));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { readWavInfo } from '../audio/decode/wav-decoder';
 import { sniffAudioFormat } from '../audio';
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 import type { Logger, ProviderAudio } from '../plugin/contract';
 import type { AudioChunk } from './ports';
 
@@ -94,7 +94,7 @@ export function checkProviderAudio(instanceId: string, audio: ProviderAudio, log
 
 /** A provider answer that is not usable audio: the provider's fault (502). */
 export function unusableAudio(instanceId: string, what: string): GatewayError {
-  return new GatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', `${instanceId} sent unusable audio: ${what}`, {
+  return gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider: instanceId, problem: `unusable audio: ${what}` }, {
     details: [{ reason: 'unusable_audio', provider: instanceId }],
   });
 }

@@ -1,5 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
-import { GatewayError } from '../errors';
+import { GatewayError, gatewayError } from '../errors';
 import type { ModelCapabilities, NumberRange } from '../plugin/contract';
 import type { SynthesisRequest } from './synthesis-request';
 import { splitText, type ChunkLimits } from './text-splitter';
@@ -69,14 +69,14 @@ export function planSynthesis(
   }
   if (!codecs.encodable.includes(request.format)) {
     if (request.format === 'aac') throw aacNeedsFfmpeg();
-    throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `format ${request.format} cannot be produced for model ${request.model}`, {
+    throw gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: `Model ${request.model} with the gateway`, format: request.format }, {
       details: [{ field: 'format', reason: 'unsupported', supported: [...new Set([...capabilities.formats, ...codecs.encodable])] }],
     });
   }
   const decodableNative = capabilities.formats.filter((format) => codecs.decodable.includes(format));
   const providerFormat = PROCESSING_FORMATS.find((format) => decodableNative.includes(format)) ?? (decodableNative.includes(request.format) ? request.format : decodableNative[0]);
   if (providerFormat === undefined) {
-    throw new GatewayError('TTS_ERR_UNSUPPORTED_FORMAT', `model ${request.model} returns no format the gateway can decode`, {
+    throw gatewayError('TTS_ERR_UNSUPPORTED_FORMAT', { subject: `Model ${request.model} with the gateway`, format: request.format, reason: 'it returns no format the gateway can decode' }, {
       details: [{ field: 'format', reason: 'undecodable_provider_formats', providerFormats: [...capabilities.formats] }],
     });
   }

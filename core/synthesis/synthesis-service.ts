@@ -1,5 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
-import { GatewayError, isGatewayError } from '../errors';
+import { GatewayError, gatewayError, isGatewayError } from '../errors';
 import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
 import type { ProviderSynthesisRequest } from '../plugin/contract';
@@ -293,9 +293,9 @@ export class SynthesisService {
   /** Turns an abort into the right coded error: the deadline is a 504, a gone client a cancel. */
   private explain(error: unknown, clientSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): unknown {
     if (deadline?.aborted && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
-      return new GatewayError('TTS_ERR_TIMEOUT', `synthesis did not finish within ${this.options.timeoutMs} ms`, { cause: error });
+      return gatewayError('TTS_ERR_TIMEOUT', { subject: 'The synthesis', limit: `${this.options.timeoutMs} ms` }, { cause: error });
     }
-    if (clientSignal?.aborted && !isGatewayError(error)) return new GatewayError('TTS_ERR_CANCELLED', 'the client went away', { cause: error });
+    if (clientSignal?.aborted && !isGatewayError(error)) return gatewayError('TTS_ERR_CANCELLED', { subject: 'The synthesis (the client went away)' }, { cause: error });
     return error;
   }
 }
