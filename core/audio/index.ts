@@ -18,7 +18,7 @@ export { createStreamEncoder } from './encode/create-stream-encoder';
 export { encoderInputRate } from './encode/encoder-rates';
 export { probeFfmpeg, aacAvailable, type FfmpegProbe } from './ffmpeg/ffmpeg-probe';
 // The stream types (AudioStreamSpec, AudioStreamSession, EncodedPiece) are the synthesis ports' own;
-// core/audio/stream/audio-stream-types.ts has the same shapes, so AudioProcessor fits the port as is.
+// core/audio/stream/audio-stream-types.ts re-exports them from there.
 export { AudioStreamPipeline } from './stream/audio-stream-pipeline';
 export { changeTempoAndPitch, SonicStream } from './dsp/sonic';
 export { applyGain, softLimit, LIMITER_KNEE, LIMITER_CEILING } from './dsp/gain';

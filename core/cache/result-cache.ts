@@ -1,21 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import type { AudioFormat } from '../audio/audio-format';
-import type { AppliedPlan } from '../synthesis/synthesis-plan';
+import type { SynthesisResult } from '../synthesis/synthesis-service';
 
-/** What the cache remembers of a finished synthesis: where its bytes are and how it was made. */
-export interface CachedResult {
-  /** The stored file that holds the bytes (never handed to another account). */
-  readonly fileName: string;
-  readonly size: number;
-  readonly format: AudioFormat;
-  readonly sampleRate?: number;
-  readonly applied: AppliedPlan;
-  readonly provider: string;
-  readonly servedBy: string;
-  readonly instructionsIgnored: boolean;
-  /** Length of the audio, when known (usage counts it on hits too). */
-  readonly durationSeconds?: number;
-}
+/**
+ * What the cache remembers of a finished synthesis: the result as it was first answered. Its
+ * `fileName` is the stored file with the bytes, never handed to another account.
+ */
+export type CachedResult = Omit<SynthesisResult, 'cache'>;
 
 export interface ResultCacheOptions {
   /** Sum of the cached files' sizes at most. */
