@@ -25,6 +25,7 @@ import {
   type AccountStore,
   type AudioStore,
   type LoadedProvider,
+  type Metrics,
   type ModelRoute,
   type WindowCounters,
 } from '../core';
@@ -44,6 +45,8 @@ const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
 const ACTIVITY_FLUSH_MS = 1000;
 /** How often expired API keys are deleted. */
 const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
+/** How often the audio queue depth is sampled for the metrics. */
+const QUEUE_GAUGE_INTERVAL_MS = 1000;
 /** How long an account's limit overrides are cached (a CLI change applies within this). */
 const ACCOUNT_LIMITS_TTL_MS = 30_000;
 
@@ -110,7 +113,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     audioStorage.close();
     throw error;
   }
-  providers = providers.map((loaded) => withResilience(loaded, config, logger));
+  const metrics = new PrometheusMetrics({ processMetrics: true });
+  providers = providers.map((loaded) => withResilience(loaded, config, logger, metrics));
   container.register(TOKENS.providers, { useValue: providers });
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
@@ -136,8 +140,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ),
   });
 
-  const metrics = new PrometheusMetrics({ processMetrics: true });
   container.register(TOKENS.metrics, { useValue: metrics });
+  const stopQueueGauge = reportQueueDepth(metrics, () => audioProcessor);
   const providerHealth = new ProviderHealth();
   container.register(TOKENS.providerHealth, { useValue: providerHealth });
   for (const loaded of providers) {
@@ -199,6 +203,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     shutdown.abort();
     stopSweeper();
     stopKeySweeper();
+    stopQueueGauge();
     relisting.stop();
     await Promise.allSettled([audioProcessor?.close(), ...providers.map((loaded) => loaded.provider.close?.()), pooled?.close()]);
     await accounts.flushActivity();
@@ -235,15 +240,23 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
 }
 
 /** Wraps a provider in its retry and breaker policy (the entry's own, else `resilience:`). */
-function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: Logger): LoadedProvider {
+function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: Logger, metrics: Metrics): LoadedProvider {
   const entry = config.providers.find((candidate) => candidate.configPath === loaded.configPath);
   const provider = new ResilientProvider(loaded.provider, {
     instanceId: loaded.instanceId,
     policy: entry?.resilience ?? config.resilience,
     logger,
     defaultTimeoutMs: config.synthesis.timeoutMs,
+    metrics,
   });
   return { ...loaded, provider };
+}
+
+/** The audio pool's queue depth for the metrics, every second (0 before the pool starts). */
+function reportQueueDepth(metrics: Metrics, processor: () => AudioProcessor | undefined): () => void {
+  const timer = setInterval(() => metrics.audioQueueDepth(processor()?.queuedTasks ?? 0), QUEUE_GAUGE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function startKeySweeper(accounts: AccountService, logger: Logger): () => void {

@@ -1,4 +1,4 @@
-import { isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
+import { isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type CacheStatus, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
 
 export interface SynthesisObservers {
@@ -42,6 +42,11 @@ class Observation {
     this.observers.metrics.synthesisFinished({ ...this.labels, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
   }
 
+  /** A result-cache answer (`bypass`: the client opted out, no lookup). */
+  cacheLookup(status: CacheStatus | undefined): void {
+    if (status === 'hit' || status === 'miss') this.observers.metrics.cacheLookup('results', status === 'hit');
+  }
+
   failed(error: unknown): void {
     this.finished(synthesisOutcomeOf(error), undefined);
     if (this.provider !== undefined && isGatewayError(error) && PROVIDER_STATUSES.has(error.status)) {
@@ -60,7 +65,8 @@ export function observeSynthesis(synthesize: SynthesizeFunction, observers: Synt
     const observation = new Observation(request, observers);
     try {
       const outcome = await synthesize(request, context);
-      observation.finished('success', outcome.provider);
+      observation.cacheLookup(outcome.cache);
+      observation.finished('success', outcome.provider, outcome.durationSeconds ?? 0);
       return outcome;
     } catch (error) {
       observation.failed(error);
@@ -79,6 +85,7 @@ export function observeStream(stream: StreamFunction, observers: SynthesisObserv
     let synthesis: Awaited<ReturnType<StreamFunction>>;
     try {
       synthesis = await stream(request, context);
+      observation.cacheLookup(synthesis.cache);
     } catch (error) {
       observation.failed(error);
       throw error;

@@ -65,6 +65,11 @@ export class AudioProcessor {
    * Opens a stream in the least busy worker. Rejects with TTS_ERR_UNSUPPORTED_FORMAT,
    * TTS_ERR_VALIDATION (bad multipliers or rate) or TTS_ERR_UNAVAILABLE (the worker is full).
    */
+  /** Jobs and stream calls waiting for a worker. */
+  get queuedTasks(): number {
+    return this.pool.queued;
+  }
+
   async openStream(spec: AudioStreamSpec, signal?: AbortSignal): Promise<AudioStreamSession> {
     const pin = this.pool.pin();
     const id = this.nextStreamId++;

@@ -33,6 +33,7 @@ export class ProviderBreaker {
     private readonly instanceId: string,
     private readonly settings: BreakerSettings,
     logger: Logger,
+    onStateChange: (state: BreakerState) => void = () => undefined,
   ) {
     this.policy = circuitBreaker(handleWhen(isTransientFailure), {
       halfOpenAfter: settings.halfOpenAfterMs,
@@ -43,6 +44,7 @@ export class ProviderBreaker {
     });
     this.policy.onStateChange((state) => {
       const meta = { provider: instanceId, state: STATE_NAMES[state] };
+      onStateChange(STATE_NAMES[state]);
       if (state === CircuitState.Open) logger.warn('circuit opened: calls fail fast until a trial', { ...meta, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs });
       else if (state === CircuitState.HalfOpen) logger.info('circuit half-open: one trial call', meta);
       else logger.info('circuit closed', meta);

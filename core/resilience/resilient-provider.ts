@@ -1,6 +1,7 @@
 import { ConstantBackoff, handleType, retry, type RetryPolicy } from 'cockatiel';
 import type { ResiliencePolicy } from '../../config/types';
 import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
+import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
 import { abortedByDeadline, deadlineError, pause, untilAborted } from './deadline';
 import { withFirstChunk } from './first-chunk';
@@ -16,6 +17,8 @@ export interface ResilientProviderOptions {
   readonly defaultTimeoutMs: number;
   /** Source of the backoff jitter; tests pass a fixed one. */
   readonly random?: () => number;
+  /** Told of every provider attempt, retry and breaker state change. */
+  readonly metrics?: Metrics;
 }
 
 /** When a request's time is up, and a signal that aborts then (or when the caller cancels). */
@@ -52,7 +55,7 @@ export class ResilientProvider implements TtsProvider {
     const { policy, instanceId, logger } = options;
     this.random = options.random ?? Math.random;
     this.retryPolicy = retry(handleType(PlannedRetry), { maxAttempts: policy.retries, backoff: new ConstantBackoff(0) });
-    if (policy.breaker.failures > 0) this.breaker = new ProviderBreaker(instanceId, policy.breaker, logger);
+    if (policy.breaker.failures > 0) this.breaker = new ProviderBreaker(instanceId, policy.breaker, logger, (state) => options.metrics?.breakerState(instanceId, state));
     const streaming = inner.synthesizeStream?.bind(inner);
     if (streaming) {
       this.synthesizeStream = (request) => this.run(request, async (attempt) => withFirstChunk(await streaming(attempt), instanceId), 'stream');
@@ -105,7 +108,13 @@ export class ResilientProvider implements TtsProvider {
         await pause(delayMs, signal, instanceId);
         try {
           // Each attempt on its own child signal: the provider's abort listeners go away with it.
-          return await untilAborted(attempt({ ...request, signal: AbortSignal.any([request.signal]) }), signal, instanceId);
+          const started = process.hrtime.bigint();
+          const result = await untilAborted(attempt({ ...request, signal: AbortSignal.any([request.signal]) }), signal, instanceId).catch((error: unknown) => {
+            this.reportAttempt(started, error);
+            throw error;
+          });
+          this.reportAttempt(started);
+          return result;
         } catch (error) {
           const failure = abortedByDeadline(signal) ? deadlineError(instanceId, error) : error;
           // Once the deadline fired or the caller left, nothing more is tried (timers and clocks may disagree by a millisecond).
@@ -113,6 +122,7 @@ export class ResilientProvider implements TtsProvider {
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
           // A retry that could only start after the deadline would be wasted: answer now.
           if (Date.now() + delayMs >= deadline) throw failure;
+          this.options.metrics?.upstreamRetry(instanceId, (failure as { code?: string }).code ?? 'error');
           this.options.logger.debug('retrying provider call', { provider: instanceId, requestId: request.requestId, retry: retriesSoFar + 1, delayMs, code: (failure as { code?: string }).code });
           throw new PlannedRetry(failure);
         }
@@ -120,5 +130,12 @@ export class ResilientProvider implements TtsProvider {
     } catch (error) {
       throw error instanceof PlannedRetry ? error.failure : error;
     }
+  }
+
+  /** One provider attempt for the metrics: how long, and its error code when it failed. */
+  private reportAttempt(started: bigint, error?: unknown): void {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const errorCode = error === undefined ? undefined : ((error as { code?: string }).code ?? 'error');
+    this.options.metrics?.upstreamCall({ provider: this.options.instanceId, seconds, ...(errorCode !== undefined ? { errorCode } : {}) });
   }
 }

@@ -98,6 +98,11 @@ export class WorkerPool<Task, Result> {
     for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0 });
   }
 
+  /** Tasks waiting for a worker (the audio queue depth of the metrics). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   get size(): number {
     return this.slots.length;
   }
