@@ -2,3 +2,4 @@
 export { WorkerPool, type WorkerPoolOptions, type WorkerPoolStats, type WorkerPin, type RunOptions, type TaskCost } from './worker-pool';
 export { serveWorkerTasks, type ServeOptions, type TaskControl, type WorkerReply } from './serve-worker-tasks';
 export { wasmMemoryBytes } from './wasm-memory-meter';
+export { WorkRates } from './work-rates';

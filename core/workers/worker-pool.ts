@@ -21,6 +21,8 @@ export interface WorkerPoolOptions {
   readonly maxQueued?: number;
   /** Milliseconds per unit of work of each task kind until the pool has measured its own. */
   readonly initialMsPerUnit?: Readonly<Record<string, number>>;
+  /** Rates shared with other pools of the same work (one-thread pools of a growing set); default: the pool's own. */
+  readonly rates?: WorkRates;
   /**
    * A worker whose WebAssembly memories (which never shrink) passed this many bytes is replaced
    * once it is idle and holds no pins. Absent: never.
@@ -106,7 +108,7 @@ export class WorkerPool<Task, Result> {
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
     for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0 });
-    this.rates = new WorkRates(options.initialMsPerUnit);
+    this.rates = options.rates ?? new WorkRates(options.initialMsPerUnit);
     this.maxQueued = options.maxQueued ?? size * DEFAULT_MAX_QUEUED_PER_WORKER;
   }
 
