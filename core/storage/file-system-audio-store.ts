@@ -6,7 +6,7 @@ import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFil
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
 import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
 import { OwnerLedger, type StoredBytes } from './owner-ledger';
-import { storageFailure } from './storage-failure';
+import { storageFailure, withoutPath } from './storage-failure';
 import { startSweeper } from './sweeper';
 
 /** Write probes (and files of earlier versions, which were renamed into place) carry it; leftovers are swept. */
@@ -136,7 +136,7 @@ export class FileSystemAudioStore implements AudioStore {
       // Another replica may sweep the same shared folder: a vanished file is fine.
       const deleted = await unlink(path).then(
         () => true,
-        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(withoutPath(error))),
       );
       if (deleted) removed += 1;
     }
@@ -183,6 +183,6 @@ async function makeLevels(path: string): Promise<void> {
 
 /** Opens first, so that a file swept since locate() is a 404 and not a stream error. */
 async function openFile(path: string, range: ByteRange | undefined): Promise<Readable> {
-  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : error));
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : withoutPath(error)));
   return handle.createReadStream({ autoClose: true, ...(range && { start: range.start, end: range.end }) });
 }

@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { GatewayError } from '../errors';
 import { unusableAudio } from './checked-audio';
@@ -119,16 +120,22 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       yield* encodeChunks(sources, async () => [whole]);
       return;
     }
+    // The bytes go out as they come: a stream cut short is found at its end, and fails then.
+    const walker = FrameWalker.for(sniffed);
+    walker?.push(headAudio);
     countPassedThrough(sources, headAudio, stream);
     yield headAudio;
     while (!finished) {
       const next = await iterator.next();
       if (next.done) finished = true;
       else if (next.value.byteLength > 0) {
+        walker?.push(next.value);
         countPassedThrough(sources, next.value, stream);
         yield next.value;
       }
     }
+    if (walker?.cutShort) throw unusableAudio(sources.provider, `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
+    if (sniffed === 'pcm' && sources.progress.bytes % 2 !== 0) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.
     if (!finished) await iterator.return?.().catch(() => undefined);
