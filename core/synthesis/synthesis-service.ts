@@ -154,7 +154,7 @@ export class SynthesisService {
         engine: this.audioEngine,
         lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
         // Only the first call may be refused for load: later ones continue a stream already under way.
-        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index === 0),
+        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index > 0),
         openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
         provider: prepared.resolved.instance.instanceId,
         signal,
@@ -248,12 +248,13 @@ export class SynthesisService {
     };
   }
 
-  /** One provider call under its own deadline, its audio checked; `sheddable`: it may be refused for load. */
-  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, sheddable: boolean): Promise<AudioChunk> {
+  /** One provider call under its own deadline, its audio checked; a `continuation` is never refused for load. */
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, continuation: boolean): Promise<AudioChunk> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const deadlineAt = sheddable ? Date.now() + this.options.timeoutMs : undefined;
+    const deadlineAt = Date.now() + this.options.timeoutMs;
     try {
-      const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt));
+      const call = this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt);
+      const audio = await prepared.resolved.provider.synthesize(continuation ? { ...call, continuation } : call);
       this.logWarnings(audio.warnings, prepared, requestId);
       return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
     } catch (error) {

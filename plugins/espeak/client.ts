@@ -15,6 +15,8 @@ export interface EngineSynthesisRequest {
   readonly signal: AbortSignal;
   /** When the caller needs the audio (Unix milliseconds): work that cannot be done by then is refused at once (503). */
   readonly deadline?: number;
+  /** Part of work already admitted (the next chunk of a stream): ordered by its deadline, never refused for load. */
+  readonly continuation?: boolean;
 }
 
 export interface EspeakAdmission {
@@ -100,7 +102,7 @@ export class EspeakSynthesisClient {
         format: request.format,
         cancelFlag,
       };
-      const result = await this.pool.run(task, [], signal, { deadline: request.deadline, cost: { kind: 'synthesize', units: request.text.length } });
+      const result = await this.pool.run(task, [], signal, { deadline: request.deadline, admitted: request.continuation, cost: { kind: 'synthesize', units: request.text.length } });
       if (result.kind !== 'audio') throw unexpectedResult(result.kind);
       if (result.cancelled || signal.aborted) throw cancelled();
       return result;

@@ -39,6 +39,7 @@ export class EspeakProvider implements TtsProvider {
       format: request.format as EngineFormat,
       signal: request.signal,
       deadline: request.deadline,
+      continuation: request.continuation === true,
     });
     return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [] };
   }
