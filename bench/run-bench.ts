@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- audio|streaming|scale-out|http]`: the audio engine, streaming, scale-out and
- * HTTP benches, all of them by default. None is a test: they measure and print, and assert nothing.
+ * `npm run bench [-- audio|streaming|scale-out|http|overload]`: the audio engine, streaming,
+ * scale-out, HTTP and overload benches, all of them by default. None is a test: they measure and print, and assert nothing.
  */
 import { runAudioEngineBench } from './audio-engine-bench';
 import { runHttpBench } from './http/http-bench';
@@ -11,6 +11,7 @@ const SECTIONS: Readonly<Record<string, () => Promise<void>>> = {
   streaming: runStreamingBench,
   'scale-out': async () => (await import('./scale-out-bench')).runScaleOutBench(),
   http: runHttpBench,
+  overload: async () => (await import('./overload-bench')).runOverloadBench(),
 };
 
 async function main(): Promise<void> {

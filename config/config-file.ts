@@ -23,6 +23,7 @@ export interface ProviderEntryFile {
   readonly rename?: Record<string, string>;
   readonly ifEnv?: string | string[];
   readonly resilience?: ResiliencePolicyFile;
+  readonly maxResponseBytes: ByteSize;
 }
 
 export interface AliasEntryFile {
@@ -48,7 +49,18 @@ export interface S3StorageFile {
 }
 
 export interface ConfigFile {
-  readonly server: { port: number; host: string; publicBaseUrl?: string; bodyLimit: ByteSize; trustProxy: boolean; cors: { origins: '*' | string[] } };
+  readonly server: {
+    port: number;
+    host: string;
+    publicBaseUrl?: string;
+    bodyLimit: ByteSize;
+    trustProxy: boolean;
+    cors: { origins: '*' | string[] };
+    maxConnections: number;
+    headersTimeout: Duration;
+    requestTimeout: Duration;
+    keepAliveTimeout: Duration;
+  };
   readonly storage: { driver: 'filesystem' | 's3'; path: string; retention: Duration; sweepInterval: Duration; downloadRequiresKey: boolean; s3?: S3StorageFile };
   readonly database: { url: string };
   readonly redis: { url?: string; keyPrefix: string };
@@ -64,9 +76,9 @@ export interface ConfigFile {
     breaker: { failures: number; halfOpenAfter: Duration };
     relisting: { initialDelay: Duration; maxDelay: Duration };
   };
-  readonly limits: LimitValuesFile & { perKey: LimitValuesFile };
+  readonly limits: LimitValuesFile & { perKey: LimitValuesFile; storageBytes?: ByteSize };
   readonly cache: { catalogTtl: Duration; results: { enabled: boolean; maxBytes: ByteSize; ttl?: Duration } };
-  readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number };
+  readonly synthesis: { timeout: Duration; chunkConcurrency: number; audioWorkers?: number; maxAudioDuration: Duration; maxQueuedTasks?: number };
   readonly audio: { ffmpegPath?: string };
   readonly aliases: AliasEntryFile[];
   readonly routes: RouteEntryFile[];

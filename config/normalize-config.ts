@@ -97,6 +97,7 @@ function providerEntry(entry: ProviderEntryFile, configPath: string, defaults: R
   return {
     plugin: entry.plugin,
     configPath,
+    maxResponseBytes: problems.positiveBytes(entry.maxResponseBytes, `${configPath}.maxResponseBytes`),
     ...(entry.id !== undefined && { id: entry.id }),
     ...(entry.options !== undefined && { options: entry.options }),
     ...(entry.models !== undefined && { models: entry.models }),
@@ -148,6 +149,10 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       bodyLimitBytes: problems.positiveBytes(file.server.bodyLimit, 'server.bodyLimit'),
       trustProxy: file.server.trustProxy,
       cors: { origins: file.server.cors.origins },
+      maxConnections: file.server.maxConnections,
+      headersTimeoutMs: problems.positiveMilliseconds(file.server.headersTimeout, 'server.headersTimeout'),
+      requestTimeoutMs: problems.positiveMilliseconds(file.server.requestTimeout, 'server.requestTimeout'),
+      keepAliveTimeoutMs: problems.positiveMilliseconds(file.server.keepAliveTimeout, 'server.keepAliveTimeout'),
     },
     storage: {
       driver: file.storage.driver,
@@ -169,7 +174,11 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       },
     },
     resilience,
-    limits: { ...limitValues(file.limits), perKey: limitValues(file.limits.perKey) },
+    limits: {
+      ...limitValues(file.limits),
+      perKey: limitValues(file.limits.perKey),
+      ...(file.limits.storageBytes !== undefined && { storageBytes: problems.positiveBytes(file.limits.storageBytes, 'limits.storageBytes') }),
+    },
     cache: {
       catalogTtlMs: problems.positiveMilliseconds(file.cache.catalogTtl, 'cache.catalogTtl'),
       results: {
@@ -182,6 +191,8 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       timeoutMs: problems.positiveMilliseconds(file.synthesis.timeout, 'synthesis.timeout'),
       chunkConcurrency: file.synthesis.chunkConcurrency,
       ...(file.synthesis.audioWorkers !== undefined && { audioWorkers: file.synthesis.audioWorkers }),
+      maxAudioDurationMs: problems.positiveMilliseconds(file.synthesis.maxAudioDuration, 'synthesis.maxAudioDuration'),
+      ...(file.synthesis.maxQueuedTasks !== undefined && { maxQueuedTasks: file.synthesis.maxQueuedTasks }),
     },
     audio: { ...(file.audio.ffmpegPath !== undefined && { ffmpegPath: file.audio.ffmpegPath }) },
     aliases: file.aliases.map((alias) => ({ model: alias.model, target: alias.target, voices: alias.voices })),
@@ -193,6 +204,12 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     baseDirectory,
     skippedProviders,
   };
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    problems.lines.push('server.headersTimeout: must not be longer than server.requestTimeout (the headers are part of the request)');
+  }
+  if (config.limits.storageBytes !== undefined && config.storage.driver === 's3') {
+    problems.lines.push('limits.storageBytes: needs storage.driver filesystem (the S3 store does not count stored bytes per account)');
+  }
   if (problems.lines.length > 0) throw new ConfigError('Invalid configuration', problems.lines, sourceFile);
   return config;
 }

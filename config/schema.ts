@@ -14,6 +14,13 @@ const duration = (defaultValue: string): SchemaObject => ({
   default: defaultValue,
 });
 
+const byteSize = (defaultValue?: string): SchemaObject => ({
+  type: ['string', 'integer'],
+  format: 'byte-size',
+  minimum: 0,
+  ...(defaultValue === undefined ? {} : { default: defaultValue }),
+});
+
 const section = (properties: Record<string, SchemaObject>, required: string[] = []): SchemaObject => ({
   type: 'object',
   additionalProperties: false,
@@ -61,6 +68,8 @@ const providerEntry: SchemaObject = {
     models: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     rename: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' } },
     resilience: { type: 'object', additionalProperties: false, properties: resiliencePolicy(false) },
+    // The largest answer read from this provider; past it the call fails with 502 at once.
+    maxResponseBytes: byteSize('256mb'),
     ifEnv: {
       type: ['string', 'array'],
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
@@ -129,6 +138,13 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
           default: [],
         },
       }),
+      // Open connections at most; more are closed at once (idle ones time out below).
+      maxConnections: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 4096 },
+      // Time a client has to send its request headers, and its whole request (body included).
+      headersTimeout: duration('10s'),
+      requestTimeout: duration('30s'),
+      // How long an idle keep-alive connection stays open after an answer.
+      keepAliveTimeout: duration('5s'),
     }),
     storage: section({
       driver: { enum: ['filesystem', 's3'], default: 'filesystem' },
@@ -173,7 +189,12 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       ...resiliencePolicy(true),
       relisting: section({ initialDelay: duration('5s'), maxDelay: duration('5m') }),
     }),
-    limits: section({ ...limitValues(), perKey: section(limitValues()) }),
+    limits: section({
+      ...limitValues(),
+      perKey: section(limitValues()),
+      // Bytes of audio files one account may have stored (until they expire); checked before synthesis.
+      storageBytes: byteSize(),
+    }),
     cache: section({
       catalogTtl: duration('10m'),
       // Identical requests answered from stored audio; the ttl defaults to storage.retention.
@@ -187,6 +208,10 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       timeout: duration('60s'),
       chunkConcurrency: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
       audioWorkers: { type: 'integer', minimum: 1, maximum: 256 },
+      // No synthesis makes more audio than this: refused up front or stopped early (413).
+      maxAudioDuration: duration('30m'),
+      // Audio jobs waiting for a worker at most; default: audio workers x seconds of timeout.
+      maxQueuedTasks: { type: 'integer', minimum: 1, maximum: 1_000_000 },
     }),
     audio: section({
       // Without it, ffmpeg is looked up on PATH; it is needed only for aac output.

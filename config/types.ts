@@ -46,6 +46,14 @@ export interface ServerConfig {
   /** Trust X-Forwarded-* from a reverse proxy. */
   readonly trustProxy: boolean;
   readonly cors: CorsConfig;
+  /** Open connections at most; more are closed at once. */
+  readonly maxConnections: number;
+  /** Time a client has to send its request headers, in milliseconds. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send its whole request, body included, in milliseconds. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer, in milliseconds. */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export interface CorsConfig {
@@ -148,6 +156,8 @@ export interface LimitValues {
 /** Defaults per account (overridable per account), and optional caps per API key. */
 export interface LimitsConfig extends LimitValues {
   readonly perKey: LimitValues;
+  /** Bytes of stored audio files one account may hold until they expire; absent = unlimited. */
+  readonly storageBytes?: number;
 }
 
 export interface CacheConfig {
@@ -164,6 +174,10 @@ export interface SynthesisConfig {
   readonly chunkConcurrency: number;
   /** Threads of the audio (DSP and encoding) pool; defaults to the core count. */
   readonly audioWorkers?: number;
+  /** Longest audio one synthesis may make, in milliseconds. */
+  readonly maxAudioDurationMs: number;
+  /** Audio jobs that may wait for a worker; absent = audio workers x seconds of `timeoutMs`. */
+  readonly maxQueuedTasks?: number;
 }
 
 export interface AudioConfig {
@@ -201,6 +215,8 @@ export interface ProviderEntry {
   readonly rename?: Readonly<Record<string, string>>;
   /** The entry is used only when all these environment variables are set and non-empty. */
   readonly ifEnv?: readonly string[];
+  /** The largest answer read from this provider, in bytes (default 256 MiB); past it, 502. */
+  readonly maxResponseBytes?: number;
   /** Where the entry is in the file (`providers[2]`), for messages; indices count skipped entries too. */
   readonly configPath?: string;
   /** This instance's policy (the `resilience:` defaults with the entry's overrides); absent = the defaults. */

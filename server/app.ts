@@ -10,6 +10,7 @@ import { errorHandler } from './middleware/error-handler';
 import { httpMetrics } from './middleware/http-metrics';
 import { jsonBody } from './middleware/json-body';
 import { notFound } from './middleware/not-found';
+import { refuseOversizedBody } from './middleware/refuse-oversized-body';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { limitSynthesis } from './middleware/synthesis-limits';
@@ -55,6 +56,8 @@ export function createApp(dependencies: AppDependencies): express.Application {
   app.use(requestId(), accessLog(logger), httpMetrics(metrics), securityHeaders());
   const cors = corsPolicy(config.server.cors);
   if (cors) app.use(cors);
+  // After CORS, so that a browser can read the refusal.
+  app.use(refuseOversizedBody(config.server.bodyLimitBytes));
 
   const handlers: Record<ApiRouteId, RouteHandler | readonly RouteHandler[]> = {
     register: auth.register,

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Application } from 'express';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
@@ -21,6 +22,7 @@ import {
   ResilientProvider,
   ResultCache,
   SynthesisLimiter,
+  StorageQuota,
   SynthesisService,
   type AccountStore,
   type AudioStore,
@@ -93,7 +95,13 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   // and each loads a codec at its first use: start-up waits for none, and a gateway that only
   // passes audio through never starts them.
   let audioProcessor: AudioProcessor | undefined;
-  const startedAudioProcessor = (): AudioProcessor => (audioProcessor ??= new AudioProcessor({ workers: config.synthesis.audioWorkers }));
+  const audioWorkers = config.synthesis.audioWorkers ?? availableParallelism();
+  const startedAudioProcessor = (): AudioProcessor =>
+    (audioProcessor ??= new AudioProcessor({
+      workers: audioWorkers,
+      // A worker can get through about a one-second job per second of the deadline: more would only wait to time out.
+      maxQueuedTasks: config.synthesis.maxQueuedTasks ?? audioWorkers * Math.ceil(config.synthesis.timeoutMs / 1000),
+    }));
   container.register(TOKENS.audioProcessor, { useFactory: startedAudioProcessor });
   let providers: LoadedProvider[] = [];
   let warmedUp: Promise<unknown>;
@@ -134,7 +142,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
           lazyAudioEngine(startedAudioProcessor),
           audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
           logger,
-          { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs },
+          { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs, maxAudioSeconds: config.synthesis.maxAudioDurationMs / 1000 },
           scope.resolve<ModelRouter>(TOKENS.router),
         ),
     ),
@@ -173,6 +181,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     isServed: (model: string) => router.find(model) !== undefined || providerOfModel(catalog, model) !== undefined,
     providerOf: (model: string) => providerOfModel(catalog, model),
   };
+  const quota = storageQuota(config, audioStore);
   const app = createApp({
     config,
     logger,
@@ -181,7 +190,11 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ...lists,
     limiter: container.resolve<SynthesisLimiter>(TOKENS.limiter),
     loginThrottle: container.resolve<LoginThrottle>(TOKENS.loginThrottle),
-    synthesize: observeSynthesis((request, context) => cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
+    synthesize: observeSynthesis(async (request, context) => {
+      // Before any work: audio the account could not keep is not made.
+      if (quota && context.accountId !== undefined) await quota.check(context.accountId);
+      return cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false });
+    }, observers),
     stream: observeStream((request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
     startedAt: Math.floor(Date.now() / 1000),
     metrics,
@@ -229,6 +242,14 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     },
     close,
   };
+}
+
+/** `limits.storageBytes` over the store's count of each account's bytes (the folder store keeps one). */
+function storageQuota(config: GatewayConfig, store: AudioStore): StorageQuota | undefined {
+  const limit = config.limits.storageBytes;
+  if (limit === undefined) return undefined;
+  if (!store.storedBytes) throw new Error('limits.storageBytes needs a store that counts stored bytes per account (storage.driver: filesystem)');
+  return new StorageQuota({ storedBytes: (owner) => store.storedBytes!(owner) }, limit);
 }
 
 /** Routes from the config, then each alias as a route with one target. */

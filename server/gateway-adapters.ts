@@ -27,9 +27,9 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
     // Computed once: aac depends on whether the processor's ffmpeg runs.
     decodableFormats: processor.decodableFormats,
     encodableFormats: processor.encodableFormats,
-    process: (job, signal) => processor.process(job, signal),
+    process: (job, control) => processor.process(job, control),
     // Each session lives in one audio worker: decode, DSP and encoding carry their state across inputs.
-    openStream: (spec) => processor.openStream(spec),
+    openStream: (spec, control) => processor.openStream(spec, control),
   };
 }
 
@@ -55,7 +55,7 @@ export function lazyAudioEngine(start: () => AudioProcessor): AudioEngine {
 
 /** The download store as the synthesis service sees it. */
 export function audioSink(store: AudioStore): AudioSink {
-  return { save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }) };
+  return { save: (audio, format, sampleRate, control) => store.save(audio, format, { sampleRate, ...control }) };
 }
 
 /** The download store as the result cache sees it: bytes by file name, and new files. */
@@ -69,7 +69,7 @@ export function cacheStorage(store: AudioStore): CacheStorage {
         .then(readWhole)
         .catch(() => undefined);
     },
-    save: (audio, format, sampleRate) => store.save(audio, format, { sampleRate }),
+    save: (audio, format, sampleRate, owner) => store.save(audio, format, { sampleRate, owner }),
   };
 }
 

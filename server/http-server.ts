@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Application } from 'express';
 
 type Constructor = new (...args: never[]) => object;
@@ -25,12 +25,13 @@ const isPlainFunction = (candidate: Constructor): boolean => !Function.prototype
  * (Object.setPrototypeOf), which V8 cannot optimize: measured, that swap cost more CPU than all
  * the rest Express does for a request. With the prototype already in place the swap is a no-op.
  */
-export function createHttpServer(app: Application): Server {
+export function createHttpServer(app: Application, options: ServerOptions = {}): Server {
   // Express keeps them on the app (`app.request`, `app.response`); its typings do not say so.
   const { request, response } = app as unknown as { request?: object; response?: object };
-  if (!request || !response || !isPlainFunction(IncomingMessage) || !isPlainFunction(ServerResponse)) return createServer(app);
+  if (!request || !response || !isPlainFunction(IncomingMessage) || !isPlainFunction(ServerResponse)) return createServer(options, app);
   return createServer(
     {
+      ...options,
       IncomingMessage: bornWith(IncomingMessage, request) as typeof IncomingMessage,
       ServerResponse: bornWith(ServerResponse, response) as unknown as typeof ServerResponse,
     },

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { loadConfig } from '../config';
 import { composeGateway, type Gateway } from './composition-root';
-import { createHttpServer } from './http-server';
+import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
 import { describeStartupError } from './startup-error';
 
@@ -38,7 +38,8 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Requests and responses are born with Express's prototypes: its per-request swap is then free.
-  const server = createHttpServer(gateway.app);
+  // The connection limits (server.maxConnections, timeouts) hold from the first connection.
+  const server = createGatewayServer(gateway.app, config.server);
   server.on('request', (request, response: ServerResponse) => {
     // During a stop, each answer closes its connection, so keep-alive clients reconnect elsewhere.
     if (stopping) response.setHeader('Connection', 'close');

@@ -152,6 +152,8 @@ export class AccountService {
   async login(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
     const normalizedEmail = typeof email === 'string' ? email.trim().toLowerCase() : '';
     const candidate = typeof password === 'string' ? password : '';
+    // Refused before any lookup, so the answer says nothing about the account.
+    checkWellFormed(candidate);
     const account = normalizedEmail ? await this.store.findAccountByEmail(normalizedEmail) : undefined;
     // An unknown email is checked against a decoy hash: the same work, the same time, as a wrong password.
     const verify = this.options.verifyPassword ?? verifyPassword;
@@ -344,7 +346,22 @@ function normalizeEmail(email: string): string {
   return normalized;
 }
 
+/**
+ * Lone UTF-16 surrogates are no text: hashing would turn each into U+FFFD, so passwords that
+ * differ only there would be equal. They are refused (400).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function checkWellFormed(password: string): void {
+  if (LONE_SURROGATE.test(password)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', 'password must be valid Unicode text (it holds a lone surrogate)', {
+      details: [{ field: 'password', reason: 'invalid_unicode' }],
+    });
+  }
+}
+
 function checkPassword(password: string): void {
+  if (typeof password === 'string') checkWellFormed(password);
   const length = typeof password === 'string' ? [...password].length : 0;
   if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
     throw new GatewayError('TTS_ERR_VALIDATION', `password must be between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`, {

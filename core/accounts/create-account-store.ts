@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AccountStore } from './account-store';
 import { PostgresAccountStore } from './postgres-account-store';
@@ -19,7 +19,10 @@ export function createAccountStore(url: string): AccountStore {
     const path = url.slice(SQLITE_PREFIX.length).replace(/^\/\/(?=\/)/, '');
     if (path.length === 0) throw new Error('database.url "sqlite:" needs a file path, for example sqlite:./data/gateway.db');
     const filename = resolve(path);
-    mkdirSync(dirname(filename), { recursive: true });
+    mkdirSync(dirname(filename), { recursive: true, mode: 0o700 });
+    // Password hashes and key hashes: readable by the gateway's user alone. SQLite gives its
+    // journal and WAL files the database file's permissions.
+    closeSync(openSync(filename, 'a', 0o600));
     return new SqliteAccountStore(filename);
   }
   if (POSTGRES_PATTERN.test(url)) return new PostgresAccountStore(url);

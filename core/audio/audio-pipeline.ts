@@ -36,20 +36,33 @@ function isNeutral(job: AudioJob): boolean {
  * join them, apply tempo/pitch/gain (each skipped at 1.0), encode once. A single input already
  * in the requested format with nothing to change is returned as is, avoiding a lossy re-encode.
  */
-export async function runAudioJob(job: AudioJob, options?: CodecOptions): Promise<AudioResult> {
+export async function runAudioJob(job: AudioJob, options?: CodecOptions, cancelled: () => boolean = () => false): Promise<AudioResult> {
+  // Checked between the steps: a caller that gave up (deadline, client gone) frees the worker early.
+  const checkpoint = (): void => {
+    if (cancelled()) throw gatewayError('TTS_ERR_CANCELLED', { subject: 'The audio job' });
+  };
   if (!isEncodableFormat(job.output, options)) throw unsupportedOutput(job.output, options);
   if (job.inputs.length === 0) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio job has no inputs' });
   checkFactor('speed', job.speed);
   checkFactor('pitch', job.pitch);
   checkFactor('volume', job.volume);
-  const decoded = await Promise.all(job.inputs.map((input) => decodeInput(input, options)));
+  const decoded: PcmAudio[] = [];
+  for (const input of job.inputs) {
+    checkpoint();
+    decoded.push(await decodeInput(input, options));
+  }
   const only = job.inputs.length === 1 ? job.inputs[0] : undefined;
   if (only && only.format === job.output && isNeutral(job)) {
     return { audio: only.audio, format: job.output, sampleRate: decoded[0].sampleRate, durationSeconds: pcmDurationSeconds(decoded[0]) };
   }
+  checkpoint();
   let audio = await joinPcm(decoded);
+  // The inputs are joined: let go of them before the next copy is made.
+  decoded.length = 0;
+  checkpoint();
   if (job.speed !== 1 || job.pitch !== 1) audio = await changeTempoAndPitch(audio, job.speed, job.pitch);
   if (job.volume !== 1) audio = applyGain(audio, job.volume);
-  const encoded = await encodeAudio(audio, job.output, options);
+  checkpoint();
+  const encoded = await encodeAudio(audio, job.output, options, checkpoint);
   return { audio: encoded.audio, format: job.output, sampleRate: encoded.sampleRate, durationSeconds: pcmDurationSeconds(audio) };
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { gatewayError } from '../errors';
-import { WorkerPool } from '../workers';
+import { WorkerPool, type WorkerPoolStats } from '../workers';
 import type { AudioFormat } from './audio-format';
 import type { AudioJob, AudioResult } from './audio-job';
 import type { AudioTask, AudioTaskOutcome, AudioWorkerData } from './audio-worker-protocol';
@@ -10,17 +10,45 @@ import { decodableFormats } from './decode/create-stream-decoder';
 import { encodableFormats } from './encode/encodable-formats';
 import { AudioStreamClient } from './stream/audio-stream-client';
 import type { AudioStreamSession, AudioStreamSpec } from './stream/audio-stream-types';
+import { audioJobCost } from './audio-job-cost';
 
 export type { AudioInput, AudioJob, AudioResult } from './audio-job';
 
 /** Open streams per worker by default: each holds a few MB at most (an MP3 encoder, DSP tails). */
 const DEFAULT_MAX_STREAMS_PER_WORKER = 64;
+/**
+ * A worker whose WebAssembly memories passed this once idle is replaced: every codec loaded
+ * holds about 92 MB together, and each MP3 stream open at a time adds a LAME instance of a few MB
+ * that the worker keeps until the instance is collected.
+ */
+const DEFAULT_RECYCLE_ABOVE_BYTES = 128 * 1024 * 1024;
+
+/** How long a job takes, until the pool has measured its own: milliseconds per second of audio in. */
+const INITIAL_MS_PER_AUDIO_SECOND: Readonly<Record<string, number>> = {
+  // Measured on 2 busy cores (mp3: 17 s for 11 minutes of speech): conservative starting points.
+  'process:mp3': 25,
+  'process:opus': 50,
+  'process:flac': 10,
+  'process:wav': 2,
+  'process:pcm': 2,
+};
+
+/** How long a caller may wait for the audio engine and how to stop it. */
+export interface AudioWorkControl {
+  readonly signal?: AbortSignal;
+  /** When the work must be done (Unix milliseconds); work that cannot finish by then is refused (503). */
+  readonly deadline?: number;
+}
 
 export interface AudioProcessorOptions extends CodecOptions {
   /** Worker threads; defaults to the number of cores. */
   readonly workers?: number;
   /** Streams one worker keeps open at most; more are refused with TTS_ERR_UNAVAILABLE. */
   readonly maxStreamsPerWorker?: number;
+  /** Jobs that may wait for a worker at most; more are refused at once (503). */
+  readonly maxQueuedTasks?: number;
+  /** A worker holding more memory than this (WebAssembly, buffers) is replaced once idle. */
+  readonly recycleAboveBytes?: number;
 }
 
 /**
@@ -41,6 +69,11 @@ export class AudioProcessor {
       size: options.workers ?? availableParallelism(),
       name: 'audio',
       workerData,
+      maxQueued: options.maxQueuedTasks,
+      initialMsPerUnit: INITIAL_MS_PER_AUDIO_SECOND,
+      recycleAboveBytes: options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES,
+      // Estimates miss what other pools take of the same cores: keep a quarter of the time in hand.
+      admissionShare: 0.75,
     });
   }
 
@@ -54,9 +87,13 @@ export class AudioProcessor {
     return decodableFormats(this.codecs);
   }
 
-  /** Runs one job. Rejects with the job's GatewayError (e.g. TTS_ERR_UPSTREAM_BAD_RESPONSE, TTS_ERR_UNSUPPORTED_FORMAT). */
-  async process(job: AudioJob, signal?: AbortSignal): Promise<AudioResult> {
-    const result = await this.pool.run({ kind: 'process', job }, [], signal);
+  /**
+   * Runs one job. Rejects with the job's GatewayError (e.g. TTS_ERR_UPSTREAM_BAD_RESPONSE,
+   * TTS_ERR_UNSUPPORTED_FORMAT), with TTS_ERR_UNAVAILABLE when it cannot finish by the deadline,
+   * and with TTS_ERR_CANCELLED when the signal stops it (between its steps, while it runs).
+   */
+  async process(job: AudioJob, control: AudioWorkControl = {}): Promise<AudioResult> {
+    const result = await this.pool.run({ kind: 'process', job }, [], control.signal, { deadline: control.deadline, cost: audioJobCost(job) });
     if (!result || !('format' in result)) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio worker returned no result' });
     return result;
   }
@@ -70,11 +107,11 @@ export class AudioProcessor {
     return this.pool.queued;
   }
 
-  async openStream(spec: AudioStreamSpec, signal?: AbortSignal): Promise<AudioStreamSession> {
+  async openStream(spec: AudioStreamSpec, control: AudioWorkControl = {}): Promise<AudioStreamSession> {
     const pin = this.pool.pin();
     const id = this.nextStreamId++;
     try {
-      await this.pool.run({ kind: 'stream-open', stream: id, spec }, [], signal, { pin });
+      await this.pool.run({ kind: 'stream-open', stream: id, spec }, [], control.signal, { pin, deadline: control.deadline });
     } catch (error) {
       pin.release();
       throw error;
@@ -85,6 +122,11 @@ export class AudioProcessor {
   /** Compiles every codec in every worker, so the first real request pays no start-up cost. */
   async warmUp(): Promise<void> {
     await this.pool.broadcast({ kind: 'warm-up' });
+  }
+
+  /** Queue and memory figures of the worker pool. */
+  stats(): WorkerPoolStats {
+    return this.pool.stats();
   }
 
   close(): Promise<void> {

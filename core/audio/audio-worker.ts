@@ -1,6 +1,6 @@
 /** Worker-thread entry of AudioProcessor: all decoding, DSP and encoding run here. */
 import { workerData } from 'node:worker_threads';
-import { serveWorkerTasks, type WorkerReply } from '../workers';
+import { serveWorkerTasks, type TaskControl, type WorkerReply } from '../workers';
 import type { AudioJob } from './audio-job';
 import { runAudioJob } from './audio-pipeline';
 import type { AudioTask, AudioTaskOutcome, AudioWorkerData } from './audio-worker-protocol';
@@ -33,13 +33,13 @@ function withAudioMoved<Result extends { readonly audio: Uint8Array }>(result: R
   return { result: { ...result, audio }, transfer: [audio.buffer as ArrayBuffer] };
 }
 
-async function handle(task: AudioTask): Promise<WorkerReply<AudioTaskOutcome>> {
+async function handle(task: AudioTask, control: TaskControl): Promise<WorkerReply<AudioTaskOutcome>> {
   switch (task.kind) {
     case 'warm-up':
       await warmUp();
       return { result: undefined };
     case 'process':
-      return withAudioMoved(await runAudioJob(task.job, codecs));
+      return withAudioMoved(await runAudioJob(task.job, codecs, () => control.cancelled()));
     case 'stream-open':
       streams.open(task.stream, task.spec);
       return { result: undefined };

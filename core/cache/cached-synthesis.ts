@@ -9,7 +9,8 @@ import { resultCacheKey } from './result-cache-key';
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
   read(fileName: string): Promise<Uint8Array | undefined>;
-  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number): Promise<{ fileName: string; size: number }>;
+  /** `owner`: the account the new file counts against. */
+  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number, owner?: string): Promise<{ fileName: string; size: number }>;
 }
 
 /** What the cache wraps: the synthesis service. */
@@ -45,16 +46,16 @@ export class CachedSynthesis {
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
-    const hit = await this.copyOfHit(key);
+    const hit = await this.copyOfHit(key, context.accountId);
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
       await running.catch(() => undefined);
-      const shared = await this.copyOfHit(key);
+      const shared = await this.copyOfHit(key, context.accountId);
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
-    const synthesis = this.synthesizer.synthesize(request, { requestId: context.requestId });
+    const synthesis = this.synthesizer.synthesize(request, { requestId: context.requestId, accountId: context.accountId });
     this.inFlight.set(key, synthesis);
     try {
       const result = await synthesis;
@@ -77,12 +78,12 @@ export class CachedSynthesis {
   }
 
   /** A new file with a hit's bytes, for this requester alone. */
-  private async copyOfHit(key: string): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+  private async copyOfHit(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     const cached = this.cache.get(key);
     if (!cached) return undefined;
     const bytes = await this.readHit(key, cached);
     if (!bytes) return undefined;
-    const saved = await this.storage.save(bytes, cached.format, cached.sampleRate);
+    const saved = await this.storage.save(bytes, cached.format, cached.sampleRate, owner);
     return { ...describe(cached), ...saved, cache: 'hit' };
   }
 

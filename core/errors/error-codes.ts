@@ -18,19 +18,24 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_NOT_FOUND: { status: 404, retryable: false, template: 'No such {what}' },
   TTS_ERR_CONFLICT: { status: 409, retryable: false, template: '{problem}' },
   TTS_ERR_PAYLOAD_TOO_LARGE: { status: 413, retryable: false, template: 'Request body is larger than the limit of {limitBytes} bytes' },
+  /** The audio a request asks for would be longer than `synthesis.maxAudioDuration`; stopped early. */
+  TTS_ERR_AUDIO_TOO_LONG: { status: 413, retryable: false, template: 'The audio would be longer than the limit of {limit}[: {reason}]' },
   TTS_ERR_RANGE_NOT_SATISFIABLE: { status: 416, retryable: false, template: 'The requested range is outside the file' },
   TTS_ERR_UNSUPPORTED_FORMAT: { status: 422, retryable: false, template: '{subject} cannot produce {format} audio[: {reason}]' },
   TTS_ERR_RATE_LIMITED: { status: 429, retryable: true, template: '{provider} rate limit reached; retry after {retryAfterSeconds} s' },
-  TTS_ERR_UPSTREAM: { status: 502, retryable: true, template: '{provider} answered with an error ({upstream})[: {providerMessage}]' },
-  TTS_ERR_UPSTREAM_AUTH: { status: 502, retryable: false, template: "{provider} rejected the gateway's credentials ({upstream})[: {providerMessage}]" },
+  /** Upstream errors name the provider's own code; its message text goes to the log only (it may hold internals). */
+  TTS_ERR_UPSTREAM: { status: 502, retryable: true, template: '{provider} answered with an error ({upstream})[: {providerCode}]' },
+  TTS_ERR_UPSTREAM_AUTH: { status: 502, retryable: false, template: "{provider} rejected the gateway's credentials ({upstream})[: {providerCode}]" },
   /** The request is fine; the gateway's upstream account is out of credit or its billing stopped. */
   TTS_ERR_UPSTREAM_QUOTA: {
     status: 502,
     retryable: false,
-    template: "{provider}: the provider account's quota or billing is exhausted ({upstream})[: {providerMessage}]",
+    template: "{provider}: the provider account's quota or billing is exhausted ({upstream})[: {providerCode}]",
   },
   TTS_ERR_UPSTREAM_BAD_RESPONSE: { status: 502, retryable: true, template: '{provider} sent an unusable answer: {problem}' },
   TTS_ERR_UNAVAILABLE: { status: 503, retryable: true, template: '{provider} is unavailable: {reason}' },
+  /** The audio cannot be stored: the gateway's disk is full, or the account's storage quota is used up. */
+  TTS_ERR_STORAGE_FULL: { status: 507, retryable: false, template: '{subject} has no room for this audio[: {reason}]' },
   TTS_ERR_TIMEOUT: { status: 504, retryable: true, template: '{subject} did not answer within {limit}' },
   TTS_ERR_CANCELLED: { status: 499, retryable: false, template: '{subject} was cancelled' },
   TTS_ERR_INTERNAL: { status: 500, retryable: false, template: 'Internal error: {problem}' },

@@ -12,6 +12,8 @@ export interface GatewayErrorOptions {
   readonly details?: readonly ErrorDetail[];
   /** Seconds a client should wait before retrying (429, 503). */
   readonly retryAfterSeconds?: number;
+  /** Facts for the operator's log only, never sent to a client (an upstream's own error text). */
+  readonly logContext?: Readonly<Record<string, unknown>>;
   readonly cause?: unknown;
 }
 
@@ -34,6 +36,8 @@ export class GatewayError extends Error {
   readonly retryable: boolean;
   readonly details: readonly ErrorDetail[];
   readonly retryAfterSeconds?: number;
+  /** Logged with the error, never rendered into an answer. */
+  readonly logContext?: Readonly<Record<string, unknown>>;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +47,7 @@ export class GatewayError extends Error {
     this.retryable = ERROR_CATALOGUE[code].retryable;
     this.details = options.details ?? [];
     this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.logContext !== undefined) this.logContext = options.logContext;
   }
 }
 

@@ -51,8 +51,9 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /**
  * Maps one failed upstream call to the gateway's coded error: credentials -> 502 (not
  * retryable), quota -> 502 (not retryable, no Retry-After), rate limit -> 429 with Retry-After,
- * timeout -> 504, anything else -> 502. The provider's message and code travel in `details`,
- * scrubbed of credentials.
+ * timeout -> 504, anything else -> 502. The client gets the provider's status and code (in the
+ * message and `details`) and our own words; the provider's message text, which may name its
+ * internals, goes to the log only (`logContext`). Both are scrubbed of credentials.
  */
 export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
   const { provider, upstreamStatus, reading } = facts;
@@ -64,24 +65,26 @@ export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
     provider,
     ...(upstreamStatus !== undefined ? { upstreamStatus } : {}),
     ...(providerCode ? { providerCode } : {}),
-    ...(providerMessage ? { providerMessage } : {}),
   };
+  const logContext = providerMessage ? { provider, providerMessage } : undefined;
   const upstream = upstreamStatus !== undefined ? `HTTP ${upstreamStatus}` : `code ${providerCode ?? 'unknown'}`;
-  const params = { provider, upstream, providerMessage };
+  // Without a status the code is already in `upstream`.
+  const params = { provider, upstream, providerCode: upstreamStatus !== undefined ? providerCode : undefined };
   const failure = reading.failure ?? (upstreamStatus !== undefined ? failureOfStatus(upstreamStatus) : 'server_error');
+  const options = { details: [detail], ...(logContext && { logContext }) };
   switch (failure) {
     case 'credentials':
-      return gatewayError('TTS_ERR_UPSTREAM_AUTH', params, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM_AUTH', params, options);
     case 'quota':
-      return gatewayError('TTS_ERR_UPSTREAM_QUOTA', params, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM_QUOTA', params, options);
     case 'rate_limit': {
       const retryAfterSeconds = parseRetryAfter(facts.retryAfterHeader ?? null) ?? reading.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { details: [detail], retryAfterSeconds });
+      return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { ...options, retryAfterSeconds });
     }
     case 'timeout':
-      return gatewayError('TTS_ERR_TIMEOUT', { subject: provider, limit: `its own deadline (${upstream}${providerMessage ? `: ${providerMessage}` : ''})` }, { details: [detail] });
+      return gatewayError('TTS_ERR_TIMEOUT', { subject: provider, limit: `its own deadline (${upstream})` }, options);
     case 'server_error':
     case 'rejected':
-      return gatewayError('TTS_ERR_UPSTREAM', params, { details: [detail] });
+      return gatewayError('TTS_ERR_UPSTREAM', params, options);
   }
 }

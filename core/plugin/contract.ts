@@ -82,6 +82,11 @@ export interface ProviderSynthesisRequest {
    * gateway's retry layer never starts a retry that would end past it.
    */
   readonly deadline?: number;
+  /**
+   * True for a later call of a stream already under way: a provider that sheds load (refuses
+   * work it cannot finish by the deadline) must not refuse it, or the stream would break midway.
+   */
+  readonly continuation?: boolean;
   /** The gateway's request id, for the provider's logs. */
   readonly requestId: string;
   /** Free-text delivery instructions; only sent to models that declare `instructions`. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ProviderEntry } from '../../config/types';
-import { redactSecrets } from '../http';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, redactSecrets } from '../http';
 import { checkPluginShape, pluginExport } from './check-plugin-shape';
 import type { ModelInfo, PluginContext, Logger, TtsPlugin, TtsProvider } from './contract';
 import { assertNoModelClashes } from './model-clashes';
@@ -123,7 +123,9 @@ async function listModels(provider: TtsProvider, prepared: PreparedEntry, option
 
 async function instantiate(prepared: PreparedEntry, options: LoadProvidersOptions): Promise<LoadedProvider> {
   const { plugin, instanceId, configPath, entry } = prepared;
-  const context: PluginContext = { instanceId, logger: instanceLogger(options.logger, instanceId), fetch: options.fetch, signal: options.signal };
+  // Every answer of this provider is read to its entry's maxResponseBytes at most.
+  const fetch = boundedFetch(options.fetch, entry.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, instanceId);
+  const context: PluginContext = { instanceId, logger: instanceLogger(options.logger, instanceId), fetch, signal: options.signal };
   let provider: TtsProvider;
   try {
     provider = await plugin.create(prepared.options, context);

@@ -17,10 +17,13 @@ function upstreamStatusOf(details: readonly { readonly [key: string]: unknown }[
  * errors, timeouts, unusable answers, rate limits and 5xx (the catalogue's `retryable` codes).
  * A `TTS_ERR_UPSTREAM` is transient only with a transient HTTP status: another 4xx, or a
  * provider's own error code without one, would fail the same way again. Billing stops, bad
- * credentials, the client's own errors and cancellations are never transient.
+ * credentials, the client's own errors and cancellations are never transient. Nor is a refusal
+ * for load by the gateway's own workers (`overloaded`): a retry within the request would only
+ * wait in the same queue, and a busy gateway is no failing provider for the circuit.
  */
 export function isTransientFailure(error: unknown): boolean {
   if (!isGatewayError(error) || !error.retryable) return false;
+  if (error.details.some((detail) => detail.reason === 'overloaded')) return false;
   if (error.code !== 'TTS_ERR_UPSTREAM') return true;
   const status = upstreamStatusOf(error.details);
   return status !== undefined && isTransientStatus(status);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { StoredBytes } from './owner-ledger';
 
 /** A stored audio file as `save()` names it. */
 export interface SavedAudio {
@@ -10,6 +11,10 @@ export interface SavedAudio {
 export interface SaveAudioOptions {
   /** Sample rate of raw `pcm` bytes, which carry no header of their own. */
   readonly sampleRate?: number;
+  /** The account the file counts against (`limits.storageBytes`), where the store counts owners. */
+  readonly owner?: string;
+  /** Stops the write; a stopped or failed save leaves nothing behind. */
+  readonly signal?: AbortSignal;
 }
 
 /** Bytes `start` to `end` of a file, both included (as in HTTP's Range). */
@@ -42,8 +47,13 @@ export interface LocatedAudio {
  * from a client-given name to a file.
  */
 export interface AudioStore {
-  /** Stores the bytes atomically (readers see all of them or none) under a fresh unguessable name. */
+  /**
+   * Stores the bytes atomically (readers see all of them or none) under a fresh unguessable name.
+   * A full or unwritable store rejects with 507 TTS_ERR_STORAGE_FULL.
+   */
   save(bytes: Uint8Array, extension: string, options?: SaveAudioOptions): Promise<SavedAudio>;
+  /** Bytes of the live files saved for an owner; absent when the store does not count owners (S3). */
+  storedBytes?(owner: string): Promise<StoredBytes>;
   /**
    * Finds a live file by name. Throws a 404 GatewayError for a name that is not one this store
    * could have produced (traversal attempts included); undefined for a missing or expired file.

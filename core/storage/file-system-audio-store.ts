@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
 import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
+import { OwnerLedger, type StoredBytes } from './owner-ledger';
+import { storageFailure, withoutPath } from './storage-failure';
 import { startSweeper } from './sweeper';
 
 /** Write probes (and files of earlier versions, which were renamed into place) carry it; leftovers are swept. */
@@ -32,6 +34,7 @@ export class FileSystemAudioStore implements AudioStore {
   private ready: Promise<unknown> | undefined;
   private readonly directorySync: DirectorySync;
   private readonly syncDirectory: SyncDirectory;
+  private readonly ledger: OwnerLedger;
 
   constructor(
     directory: string,
@@ -42,31 +45,67 @@ export class FileSystemAudioStore implements AudioStore {
     this.now = options.now ?? Date.now;
     this.syncDirectory = options.syncDirectory ?? fsyncDirectory;
     this.directorySync = new DirectorySync(this.directory, options.syncDirectory ?? keptDirectorySync());
+    this.ledger = new OwnerLedger(this.directory, retentionMs);
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
     const { fileName } = newAudioFileName(extension, options.sampleRate);
-    // The folder's own name should survive a crash as well: its parent is flushed once, where
-    // that is allowed (a parent the gateway may not read stays as it is).
-    this.ready ??= mkdir(this.directory, { recursive: true }).then(() => this.syncDirectory(dirname(this.directory)).catch(() => undefined));
-    await this.ready;
     // Written straight under its final name: the name is unguessable and reaches no one before
     // save() resolves, so no reader can see the file incomplete, and a rename would only add a
     // system call and a wait. Then one flush of the file's data and one of the folder (so the
     // new name survives a crash too), together; the folder's is shared with concurrent saves.
+    // A write that fails (a full disk: 507) or is stopped (`signal`) removes what it wrote, and
+    // the next save starts from scratch, so the store recovers by itself once there is room.
     const target = join(this.directory, fileName);
-    const handle = await open(target, 'wx', 0o600);
     try {
-      await handle.writeFile(bytes);
-      await Promise.all([handle.datasync(), this.directorySync.sync()]);
-    } catch (error) {
+      options.signal?.throwIfAborted();
+      await this.folderReady();
+      const handle = await open(target, 'wx', 0o600);
+      try {
+        await handle.writeFile(bytes, { signal: options.signal });
+        await Promise.all([handle.datasync(), this.directorySync.sync()]);
+      } catch (error) {
+        void handle.close().catch(() => undefined);
+        await unlink(target).catch(() => undefined);
+        throw error;
+      }
+      // Durable already: closing is not waited for (a failing close cannot undo the flush).
       void handle.close().catch(() => undefined);
-      await unlink(target).catch(() => undefined);
-      throw error;
+    } catch (error) {
+      throw storageFailure(error);
     }
-    // Durable already: closing is not waited for (a failing close cannot undo the flush).
-    void handle.close().catch(() => undefined);
+    if (options.owner !== undefined) await this.recordOwner(options.owner, bytes.byteLength, target);
     return { fileName, size: bytes.byteLength };
+  }
+
+  /** Bytes of live files saved for `owner` (for `limits.storageBytes`). */
+  storedBytes(owner: string): Promise<StoredBytes> {
+    return this.ledger.storedBytes(owner, this.now());
+  }
+
+  /**
+   * The folder is made once, and its own name flushed in its parent where that is allowed (a
+   * parent the gateway may not read stays as it is). A failure (a full disk) is not remembered,
+   * so the next save tries again.
+   */
+  private folderReady(): Promise<unknown> {
+    this.ready ??= makeFolder(this.directory)
+      .then(() => this.syncDirectory(dirname(this.directory)).catch(() => undefined))
+      .catch((error: unknown) => {
+        this.ready = undefined;
+        throw error;
+      });
+    return this.ready;
+  }
+
+  /** A file whose owner cannot be recorded is not kept: it would escape the owner's quota. */
+  private async recordOwner(owner: string, size: number, target: string): Promise<void> {
+    try {
+      await this.ledger.record(owner, size, this.now());
+    } catch (error) {
+      await unlink(target).catch(() => undefined);
+      throw storageFailure(error);
+    }
   }
 
   async locate(fileName: string): Promise<LocatedFile | undefined> {
@@ -81,6 +120,7 @@ export class FileSystemAudioStore implements AudioStore {
   }
 
   async sweep(): Promise<number> {
+    await this.ledger.sweep(this.now());
     const entries = await readdir(this.directory, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
       throw error;
@@ -96,7 +136,7 @@ export class FileSystemAudioStore implements AudioStore {
       // Another replica may sweep the same shared folder: a vanished file is fine.
       const deleted = await unlink(path).then(
         () => true,
-        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(withoutPath(error))),
       );
       if (deleted) removed += 1;
     }
@@ -122,8 +162,27 @@ export class FileSystemAudioStore implements AudioStore {
   }
 }
 
+/**
+ * Makes a folder and its parents. Node's recursive mkdir reports ENOENT when a level cannot be
+ * made (a full disk): the levels are then made one by one, to fail with the real cause.
+ */
+async function makeFolder(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await makeLevels(path);
+  }
+}
+
+async function makeLevels(path: string): Promise<void> {
+  const parent = dirname(path);
+  if (parent !== path && !(await stat(parent).then((stats) => stats.isDirectory(), () => false))) await makeLevels(parent);
+  await mkdir(path).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+}
+
 /** Opens first, so that a file swept since locate() is a 404 and not a stream error. */
 async function openFile(path: string, range: ByteRange | undefined): Promise<Readable> {
-  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : error));
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : withoutPath(error)));
   return handle.createReadStream({ autoClose: true, ...(range && { start: range.start, end: range.end }) });
 }

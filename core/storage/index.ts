@@ -2,3 +2,5 @@ export type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio 
 export { FileSystemAudioStore, type FileSystemAudioStoreOptions, type LocatedFile } from './file-system-audio-store';
 export { S3AudioStore, type S3AudioStoreOptions } from './s3-audio-store';
 export { AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
+export type { StoredBytes } from './owner-ledger';
+export { StorageQuota } from './storage-quota';

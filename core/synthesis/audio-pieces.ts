@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { GatewayError, gatewayError } from '../errors';
 import { unusableAudio } from './checked-audio';
@@ -33,6 +34,10 @@ export interface PieceSources {
   readonly provider: string;
   readonly signal: AbortSignal;
   readonly progress: StreamProgress;
+  /** When the stream must have started (Unix milliseconds): its session is refused at once if it cannot (503). */
+  readonly startDeadline?: number;
+  /** Throws when the audio made so far is too long (`maxAudioDuration`); the rest is then cancelled. */
+  readonly checkDuration?: (seconds: number | undefined) => void;
 }
 
 /**
@@ -70,14 +75,15 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
 /** Chunks through one session; the session is closed whatever happens. */
 async function* encodeChunks(sources: PieceSources, chunks: () => AsyncIterable<AudioChunk> | Promise<AudioChunk[]>): AsyncGenerator<Uint8Array> {
   const { dsp } = sources.plan;
-  const session: AudioStreamSession = await sources.engine.openStream({ output: sources.output, ...dsp, ...(sources.sampleRate ? { sampleRate: sources.sampleRate } : {}) });
+  const spec = { output: sources.output, ...dsp, ...(sources.sampleRate ? { sampleRate: sources.sampleRate } : {}) };
+  const session: AudioStreamSession = await sources.engine.openStream(spec, { signal: sources.signal, deadline: sources.startDeadline });
   try {
     for await (const chunk of await chunks()) {
       const piece = await session.push(chunk, {}, sources.signal);
-      if (record(sources.progress, piece)) yield piece.audio;
+      if (record(sources, piece)) yield piece.audio;
     }
     const last = await session.end(sources.signal);
-    if (record(sources.progress, last)) yield last.audio;
+    if (record(sources, last)) yield last.audio;
   } finally {
     await session.close();
   }
@@ -114,16 +120,22 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       yield* encodeChunks(sources, async () => [whole]);
       return;
     }
-    count(sources.progress, headAudio, stream.sampleRate);
+    // The bytes go out as they come: a stream cut short is found at its end, and fails then.
+    const walker = FrameWalker.for(sniffed);
+    walker?.push(headAudio);
+    countPassedThrough(sources, headAudio, stream);
     yield headAudio;
     while (!finished) {
       const next = await iterator.next();
       if (next.done) finished = true;
       else if (next.value.byteLength > 0) {
-        count(sources.progress, next.value, stream.sampleRate);
+        walker?.push(next.value);
+        countPassedThrough(sources, next.value, stream);
         yield next.value;
       }
     }
+    if (walker?.cutShort) throw unusableAudio(sources.provider, `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
+    if (sniffed === 'pcm' && sources.progress.bytes % 2 !== 0) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.
     if (!finished) await iterator.return?.().catch(() => undefined);
@@ -136,10 +148,17 @@ async function drain(iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array[]>
   return parts;
 }
 
-function record(progress: StreamProgress, piece: EncodedPiece): boolean {
-  progress.durationSeconds = piece.durationSeconds;
-  count(progress, piece.audio, piece.sampleRate);
+function record(sources: PieceSources, piece: EncodedPiece): boolean {
+  sources.progress.durationSeconds = piece.durationSeconds;
+  count(sources.progress, piece.audio, piece.sampleRate);
+  sources.checkDuration?.(piece.durationSeconds);
   return piece.audio.byteLength > 0;
+}
+
+/** The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) alone. */
+function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream): void {
+  count(sources.progress, audio, stream.sampleRate);
+  if (stream.format === 'pcm' && stream.sampleRate) sources.checkDuration?.(sources.progress.bytes / 2 / stream.sampleRate);
 }
 
 function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {

@@ -1,6 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { readWavInfo } from '../audio/decode/wav-decoder';
 import { sniffAudioFormat } from '../audio';
+import { truncationOf } from '../audio/frame-walker';
 import { GatewayError, gatewayError } from '../errors';
 import type { Logger, ProviderAudio } from '../plugin/contract';
 import type { AudioChunk } from './ports';
@@ -14,10 +15,18 @@ const OPEN_BRACKET = 0x5b;
 /**
  * Trusts the bytes, not the label. A WAV header on `pcm` is parsed and stripped (its sample rate
  * used); a container under another label is taken as what it is; both are said in `warnings`.
- * Bytes that are no known audio (or text, or odd-sized pcm) are the provider's fault: a
+ * Bytes that are no known audio (or text, or odd-sized pcm), or an answer cut short (its last
+ * MP3/ADTS frame or Ogg page not whole), are the provider's fault: a
  * TTS_ERR_UPSTREAM_BAD_RESPONSE, which the retry layer retries.
  */
 export function checkedProviderAudio(instanceId: string, audio: ProviderAudio): ProviderAudio {
+  const checked = checkedLabel(instanceId, audio);
+  const cut = truncationOf(checked.audio, checked.format);
+  if (cut) throw unusableAudio(instanceId, cut);
+  return checked;
+}
+
+function checkedLabel(instanceId: string, audio: ProviderAudio): ProviderAudio {
   const bytes = audio.audio;
   if (bytes.byteLength === 0) throw unusableAudio(instanceId, 'empty audio');
   const sniffed = sniffAudioFormat(bytes);

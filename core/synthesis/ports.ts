@@ -45,15 +45,23 @@ export interface AudioStreamSession {
   close(): Promise<void>;
 }
 
+/** How long a piece of work may take, and how to stop it. */
+export interface WorkControl {
+  /** Aborted when the client goes away or the deadline passes: queued work is dropped, running work stops. */
+  readonly signal?: AbortSignal;
+  /** When the work must be done (Unix milliseconds): work that cannot finish by then is refused at once (503). */
+  readonly deadline?: number;
+}
+
 /** The audio engine (decode, join, DSP, encode), off the event loop. */
 export interface AudioEngine {
   readonly decodableFormats: readonly AudioFormat[];
   readonly encodableFormats: readonly AudioFormat[];
   process(
     job: { inputs: readonly AudioChunk[]; speed: number; pitch: number; volume: number; output: AudioFormat },
-    signal?: AbortSignal,
-  ): Promise<{ audio: Uint8Array; format: AudioFormat; sampleRate: number }>;
-  openStream(spec: AudioStreamSpec): Promise<AudioStreamSession>;
+    control?: WorkControl,
+  ): Promise<{ audio: Uint8Array; format: AudioFormat; sampleRate: number; durationSeconds?: number }>;
+  openStream(spec: AudioStreamSpec, control?: WorkControl): Promise<AudioStreamSession>;
 }
 
 /** One model and voice that may serve a request. */
@@ -67,7 +75,15 @@ export interface ModelRoutes {
   targets(model: string, voice: string): RouteTarget[];
 }
 
+/** Who a stored file is for, and how to stop storing it. */
+export interface SaveControl {
+  /** The account the file counts against (its storage quota). */
+  readonly owner?: string;
+  /** Aborted when the deadline passes or the client goes away: the write stops and leaves nothing. */
+  readonly signal?: AbortSignal;
+}
+
 /** Where finished audio is kept for download. */
 export interface AudioSink {
-  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number): Promise<{ fileName: string; size: number }>;
+  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number, control?: SaveControl): Promise<{ fileName: string; size: number }>;
 }

@@ -4,10 +4,11 @@ import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
 import type { ProviderSynthesisRequest } from '../plugin/contract';
 import { audioDurationSeconds } from './audio-duration';
+import { AudioDurationLimit } from './audio-duration-limit';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget } from './ports';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
 import { appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
@@ -20,6 +21,8 @@ export interface SynthesisServiceOptions {
   readonly chunkConcurrency: number;
   /** Deadline of one request end to end, in milliseconds. */
   readonly timeoutMs: number;
+  /** Longest audio one synthesis may make, in seconds (`synthesis.maxAudioDuration`); absent = no limit. */
+  readonly maxAudioSeconds?: number;
 }
 
 /** Who asks and how to stop. */
@@ -27,7 +30,7 @@ export interface SynthesisContext {
   readonly requestId: string;
   /** Aborted when the client goes away. */
   readonly signal?: AbortSignal;
-  /** The account asking, for the server's limits and usage. */
+  /** The account asking, for the server's limits and usage; a stored file counts against it. */
   readonly accountId?: string;
   /** False when the client opted out of the result cache (`Cache-Control: no-store`). */
   readonly useCache?: boolean;
@@ -77,6 +80,8 @@ interface Prepared {
  * bounded concurrency, process the audio where the plan says so, store the file.
  */
 export class SynthesisService {
+  private readonly durationLimit?: AudioDurationLimit;
+
   constructor(
     private readonly directory: ModelDirectory,
     private readonly audioEngine: AudioEngine,
@@ -84,7 +89,9 @@ export class SynthesisService {
     private readonly logger: Logger,
     private readonly options: SynthesisServiceOptions,
     private readonly routes?: ModelRoutes,
-  ) {}
+  ) {
+    if (options.maxAudioSeconds !== undefined) this.durationLimit = new AudioDurationLimit(options.maxAudioSeconds);
+  }
 
   /** Synthesizes the whole text and stores it as one file. */
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult> {
@@ -92,15 +99,19 @@ export class SynthesisService {
     const deadlineAt = Date.now() + this.options.timeoutMs;
     const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     try {
+      this.durationLimit?.checkText(request.text, request.speed);
       return await this.withFallback(request, context.requestId, signal, async (target) => {
         const prepared = await this.prepare(request, target, signal);
         const plan = this.plan(prepared);
         const applied = appliedOf(plan);
         this.logPlan(prepared, applied, context.requestId);
         const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal, deadlineAt);
-        const output = await this.finish(plan, chunks, prepared.request, signal);
-        const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate);
-        const durationSeconds = audioDurationSeconds(output.audio, request.format, output.sampleRate);
+        const output = await this.finish(plan, chunks, prepared.request, { signal, deadline: deadlineAt });
+        this.durationLimit?.check(output.durationSeconds);
+        // Every stage checks the deadline: nothing is stored for a request that has run out of time.
+        signal.throwIfAborted();
+        const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
+        const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
         return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
       });
     } catch (error) {
@@ -119,6 +130,7 @@ export class SynthesisService {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const startSignal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     try {
+      this.durationLimit?.checkText(request.text, request.speed);
       return await this.withFallback(request, context.requestId, startSignal, (target) => this.streamOn(request, target, context, startSignal));
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
@@ -141,11 +153,14 @@ export class SynthesisService {
         sampleRate: request.sampleRate,
         engine: this.audioEngine,
         lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
-        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel])),
+        // Only the first call may be refused for load: later ones continue a stream already under way.
+        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index > 0),
         openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
         provider: prepared.resolved.instance.instanceId,
         signal,
         progress,
+        startDeadline: Date.now() + this.options.timeoutMs,
+        checkDuration: (seconds) => this.durationLimit?.check(seconds),
       });
       const first = await abortable(pieces.next(), startSignal);
       return { ...this.describe(prepared, applied), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
@@ -233,12 +248,13 @@ export class SynthesisService {
     };
   }
 
-  /** One provider call under its own deadline, its audio checked. */
-  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal): Promise<AudioChunk> {
+  /** One provider call under its own deadline, its audio checked; a `continuation` is never refused for load. */
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, continuation: boolean): Promise<AudioChunk> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const deadlineAt = Date.now() + this.options.timeoutMs;
     try {
-      const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt));
+      const call = this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt);
+      const audio = await prepared.resolved.provider.synthesize(continuation ? { ...call, continuation } : call);
       this.logWarnings(audio.warnings, prepared, requestId);
       return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
     } catch (error) {
@@ -246,14 +262,22 @@ export class SynthesisService {
     }
   }
 
+  /**
+   * The provider calls of a whole file, `chunkConcurrency` at a time. Each answer's length is
+   * added up as it arrives: past `maxAudioDuration`, or at the first failure, the calls still
+   * running are cancelled.
+   */
   private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, deadline: number): Promise<AudioChunk[]> {
     const failFast = new AbortController();
     const chunkSignal = AbortSignal.any([signal, failFast.signal]);
+    const tally = this.durationLimit?.tally(plan.dsp.speed);
     return boundedMap(plan.chunks, this.options.chunkConcurrency, async (text) => {
       try {
         const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal, deadline));
         this.logWarnings(audio.warnings, prepared, requestId);
-        return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
+        const chunk = checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
+        tally?.(chunk);
+        return chunk;
       } catch (error) {
         failFast.abort(error);
         throw error;
@@ -284,10 +308,12 @@ export class SynthesisService {
     return (error) => this.explain(error, clientSignal, undefined);
   }
 
-  private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, signal: AbortSignal): Promise<{ audio: Uint8Array; sampleRate?: number }> {
+  private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, control: WorkControl): Promise<{ audio: Uint8Array; sampleRate?: number; durationSeconds?: number }> {
     const [only] = chunks;
-    if (!plan.needsAudioProcessing && chunks.length === 1 && only.format === request.format) return only;
-    return this.audioEngine.process({ inputs: chunks, ...plan.dsp, output: request.format }, signal);
+    if (!plan.needsAudioProcessing && chunks.length === 1 && only.format === request.format) {
+      return { ...only, durationSeconds: audioDurationSeconds(only.audio, only.format, only.sampleRate) };
+    }
+    return this.audioEngine.process({ inputs: chunks, ...plan.dsp, output: request.format }, control);
   }
 
   /** Turns an abort into the right coded error: the deadline is a 504, a gone client a cancel. */

@@ -1,7 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker, type TransferListItem } from 'node:worker_threads';
 import { ERROR_CATALOGUE, GatewayError, gatewayError, type ErrorCode } from '../errors';
+import { WorkerPin, type PinnedSlot } from './worker-pin';
+import { WorkRates, type TaskCost } from './work-rates';
 import type { ResultMessage, TaskMessage } from './worker-protocol';
+
+export type { WorkerPin } from './worker-pin';
+export type { TaskCost } from './work-rates';
 
 export interface WorkerPoolOptions {
   /** Absolute path of the compiled worker script (it calls `serveWorkerTasks`). */
@@ -12,24 +17,46 @@ export interface WorkerPoolOptions {
   readonly name: string;
   /** Passed to every worker as `workerData`. */
   readonly workerData?: unknown;
-}
-
-/**
- * A claim on one worker of a pool, for work whose state lives in that worker (a stream):
- * tasks run with it go to that worker only, waiting while it is busy.
- */
-export interface WorkerPin {
-  /** Index of the worker in its pool. */
-  readonly worker: number;
-  /** False once that worker crashed (its state is gone) or the pin was released. */
-  readonly alive: boolean;
-  /** Gives the claim back, so new pins spread to less loaded workers. Idempotent. */
-  release(): void;
+  /** Tasks that may wait at most; more are refused at once (503). Default: 64 per worker. */
+  readonly maxQueued?: number;
+  /** Milliseconds per unit of work of each task kind until the pool has measured its own. */
+  readonly initialMsPerUnit?: Readonly<Record<string, number>>;
+  /** Rates shared with other pools of the same work (one-thread pools of a growing set); default: the pool's own. */
+  readonly rates?: WorkRates;
+  /**
+   * A worker whose WebAssembly memories (which never shrink) passed this many bytes is replaced
+   * once it is idle and holds no pins. Absent: never.
+   */
+  readonly recycleAboveBytes?: number;
+  /**
+   * Share of the time left before a task's deadline that the task may use here, waiting
+   * included (default 1). Less leaves time for the stages after it: a task that would finish
+   * later is refused at once.
+   */
+  readonly admissionShare?: number;
 }
 
 export interface RunOptions {
   /** Runs the task on the pinned worker instead of the next free one. */
   readonly pin?: WorkerPin;
+  /**
+   * When the task must be done (Unix milliseconds). Tasks are served earliest deadline first, so
+   * work already under way finishes before newer work starts; a task still waiting at its
+   * deadline is dropped (504), and one that cannot finish by then is refused at once (503).
+   */
+  readonly deadline?: number;
+  /** The task's work, for the wait estimates: an uncosted task counts as one average task. */
+  readonly cost?: TaskCost;
+  /** Part of work already admitted (the next piece of an open stream): ordered, never refused for load. */
+  readonly admitted?: boolean;
+}
+
+/** Load-shedding figures of a pool, for tests and operators. */
+export interface WorkerPoolStats {
+  readonly queued: number;
+  /** Workers replaced because their memory passed `recycleAboveBytes`. */
+  readonly recycled: number;
+  readonly workers: readonly { readonly busy: boolean; readonly pins: number; readonly wasmBytes: number }[];
 }
 
 interface PendingTask {
@@ -40,62 +67,49 @@ interface PendingTask {
   readonly reject: (error: Error) => void;
   /** Removes the abort listener: a long-lived signal must not keep a settled task alive. */
   readonly detach: () => void;
-  readonly pin?: Pin;
+  readonly pin?: WorkerPin;
+  /** Queue order: the deadline, or for tasks without one, when they would be late by default. */
+  readonly orderKey: number;
+  readonly deadline?: number;
+  readonly cost?: TaskCost;
+  readonly expectedMs: number;
+  readonly cancelFlag: SharedArrayBuffer;
+  startedAt?: number;
 }
 
-interface Slot {
+interface Slot extends PinnedSlot {
   worker: Worker;
   current?: PendingTask;
-  /** Bumped when the worker is replaced: pins of an older generation lost their state. */
-  generation: number;
-  pins: number;
+  wasmBytes: number;
 }
 
-class Pin implements WorkerPin {
-  private released = false;
-
-  constructor(
-    private readonly slots: readonly Slot[],
-    readonly worker: number,
-    readonly generation: number,
-  ) {}
-
-  get alive(): boolean {
-    return !this.released && !this.crashed;
-  }
-
-  get crashed(): boolean {
-    return this.slots[this.worker].generation !== this.generation;
-  }
-
-  get isReleased(): boolean {
-    return this.released;
-  }
-
-  belongsTo(slots: readonly Slot[]): boolean {
-    return slots === this.slots;
-  }
-
-  release(): void {
-    if (!this.alive) return;
-    this.released = true;
-    this.slots[this.worker].pins -= 1;
-  }
-}
+/** Tasks without a deadline are ordered as if they had this long. */
+const DEFAULT_HORIZON_MS = 60_000;
+const DEFAULT_MAX_QUEUED_PER_WORKER = 64;
 
 /**
  * A fixed pool of worker threads for CPU-bound work (synthesis, DSP, encoding), so the event
- * loop keeps serving. Tasks queue in order; a crashed worker is replaced and only its tasks fail.
+ * loop keeps serving. Admission is bounded: the queue holds `maxQueued` tasks at most, tasks are
+ * served earliest deadline first, and a task that cannot finish by its deadline (by the pool's
+ * measured rates) is refused at once with 503 and Retry-After instead of burning CPU and timing
+ * out. A crashed worker is replaced and only its tasks fail; a worker grown past
+ * `recycleAboveBytes` is replaced when idle, so its memory goes back to the system.
  */
 export class WorkerPool<Task, Result> {
   private readonly slots: Slot[] = [];
+  /** Waiting tasks, sorted by `orderKey` then arrival. */
   private readonly queue: PendingTask[] = [];
+  private readonly rates: WorkRates;
+  private readonly maxQueued: number;
   private nextId = 1;
   private closed = false;
+  private recycled = 0;
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
-    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0 });
+    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0 });
+    this.rates = options.rates ?? new WorkRates(options.initialMsPerUnit);
+    this.maxQueued = options.maxQueued ?? size * DEFAULT_MAX_QUEUED_PER_WORKER;
   }
 
   /** Tasks waiting for a worker (the audio queue depth of the metrics). */
@@ -107,6 +121,14 @@ export class WorkerPool<Task, Result> {
     return this.slots.length;
   }
 
+  stats(): WorkerPoolStats {
+    return {
+      queued: this.queue.length,
+      recycled: this.recycled,
+      workers: this.slots.map((slot) => ({ busy: slot.current !== undefined, pins: slot.pins, wasmBytes: slot.wasmBytes })),
+    };
+  }
+
   /** Claims the worker with the fewest pins, for a series of tasks that share state in it. */
   pin(): WorkerPin {
     let chosen = 0;
@@ -114,46 +136,113 @@ export class WorkerPool<Task, Result> {
       if (slot.pins < this.slots[chosen].pins) chosen = index;
     });
     this.slots[chosen].pins += 1;
-    return new Pin(this.slots, chosen, this.slots[chosen].generation);
+    return new WorkerPin(this.slots, chosen, this.slots[chosen].generation, () => this.recycleIfIdle(chosen));
   }
 
   /**
    * Runs one task on the next free worker, or on the pinned one. `transfer` moves buffers
-   * instead of copying them. An abort drops the task while it waits; a started task runs on.
+   * instead of copying them. An abort drops the task while it waits and raises the task's
+   * cancel flag while it runs (a handler that polls it stops early).
    */
   run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
     if (this.closed) return Promise.reject(gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' }));
     if (signal?.aborted) return Promise.reject(cancelled(this.options.name));
     const pin = options.pin;
-    if (pin && !(pin instanceof Pin && pin.belongsTo(this.slots))) return Promise.reject(new TypeError('the pin belongs to another pool'));
+    if (pin && !(pin instanceof WorkerPin && pin.belongsTo(this.slots))) return Promise.reject(new TypeError('the pin belongs to another pool'));
     if (pin?.crashed) return Promise.reject(lostState(this.options.name));
     if (pin?.isReleased) return Promise.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task ran on a released pin` }));
+    const now = Date.now();
+    const orderKey = options.deadline ?? now + DEFAULT_HORIZON_MS;
+    const expectedMs = this.rates.expectedMs(options.cost);
+    if (!options.admitted) {
+      const refusal = this.admission(now, orderKey, expectedMs, options);
+      if (refusal) return Promise.reject(refusal);
+    }
     return new Promise<Result>((resolve, reject) => {
-      const onAbort = (): void => this.dropQueued(pending);
       const id = this.nextId++;
+      const cancelFlag = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+      const onAbort = (): void => {
+        if (pending.startedAt === undefined) this.dropQueued(pending);
+        else Atomics.store(new Int32Array(cancelFlag), 0, 1);
+      };
       const pending: PendingTask = {
         id,
-        payload: { message: { id, task }, transfer },
+        payload: { message: { id, task, cancelFlag }, transfer },
         resolve: resolve as (value: unknown) => void,
         reject,
         detach: () => signal?.removeEventListener('abort', onAbort),
         pin,
+        orderKey,
+        deadline: options.deadline,
+        cost: options.cost,
+        expectedMs,
+        cancelFlag,
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(pending);
+      this.enqueue(pending);
       this.dispatch();
     });
   }
 
   /** Runs one task on every worker (for example a warm-up), in parallel. */
   async broadcast(task: Task): Promise<Result[]> {
-    return Promise.all(this.slots.map(() => this.run(task)));
+    return Promise.all(this.slots.map(() => this.run(task, [], undefined, { admitted: true })));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) this.fail(pending, gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it closed' }));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  /** Refuses work that cannot be done in time, or that the queue has no room for (load shedding). */
+  private admission(now: number, orderKey: number, expectedMs: number, options: RunOptions): GatewayError | undefined {
+    const waitMs = this.estimatedWaitMs(orderKey, options.pin);
+    if (this.queue.length >= this.maxQueued) return this.overloaded(`its queue is full (${this.maxQueued} tasks)`, waitMs);
+    const share = this.options.admissionShare ?? 1;
+    if (options.deadline !== undefined && waitMs + expectedMs > (options.deadline - now) * share) {
+      return this.overloaded(`it cannot finish this work in time (about ${Math.ceil(waitMs / 1000)} s of work is ahead of it)`, waitMs);
+    }
+    return undefined;
+  }
+
+  /**
+   * How long a task with this order key would wait: the work queued ahead of it and the rest of
+   * the running tasks, shared by the workers (only its own worker's for a pinned task).
+   */
+  private estimatedWaitMs(orderKey: number, pin: WorkerPin | undefined): number {
+    const now = Date.now();
+    const relevant = (worker: number): boolean => pin === undefined || pin.worker === worker;
+    let work = 0;
+    this.slots.forEach((slot, index) => {
+      const running = slot.current;
+      if (running?.startedAt !== undefined && relevant(index)) work += Math.max(0, running.expectedMs - (now - running.startedAt));
+    });
+    for (const pending of this.queue) {
+      if (pending.orderKey > orderKey) break;
+      if (pending.pin === undefined || relevant(pending.pin.worker)) work += pending.expectedMs;
+    }
+    return pin === undefined ? work / this.slots.length : work;
+  }
+
+  private overloaded(reason: string, waitMs: number): GatewayError {
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    return gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: `${reason}; retry in ${retryAfterSeconds} s` }, {
+      retryAfterSeconds,
+      details: [{ reason: 'overloaded', pool: this.options.name }],
+    });
+  }
+
+  private enqueue(pending: PendingTask): void {
+    // Binary search for the first task ordered after this one (equal keys keep arrival order).
+    let low = 0;
+    let high = this.queue.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.queue[middle].orderKey <= pending.orderKey) low = middle + 1;
+      else high = middle;
+    }
+    this.queue.splice(low, 0, pending);
   }
 
   private spawn(index: number): Worker {
@@ -171,28 +260,56 @@ export class WorkerPool<Task, Result> {
 
   private dispatch(): void {
     this.slots.forEach((slot, index) => {
-      if (slot.current) return;
-      const position = this.queue.findIndex((pending) => pending.pin === undefined || pending.pin.worker === index);
-      if (position < 0) return;
-      const [next] = this.queue.splice(position, 1);
-      next.detach();
-      const payload = next.payload;
-      next.payload = undefined;
-      if (!payload) return next.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task was posted twice` }));
-      slot.current = next;
-      slot.worker.ref();
-      slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
+      while (!slot.current) {
+        const position = this.queue.findIndex((pending) => pending.pin === undefined || pending.pin.worker === index);
+        if (position < 0) return;
+        const [next] = this.queue.splice(position, 1);
+        // Waited past its deadline: its caller has given up, the work would be wasted.
+        if (next.deadline !== undefined && Date.now() > next.deadline) {
+          this.fail(next, gatewayError('TTS_ERR_TIMEOUT', { subject: `The ${this.options.name} task`, limit: 'its deadline (it waited too long to start)' }));
+          continue;
+        }
+        const payload = next.payload;
+        next.payload = undefined;
+        if (!payload) {
+          next.detach();
+          next.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task was posted twice` }));
+          continue;
+        }
+        next.startedAt = Date.now();
+        slot.current = next;
+        slot.worker.ref();
+        slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
+      }
     });
   }
 
   private settle(worker: Worker, message: ResultMessage<Result>): void {
-    const slot = this.slots.find((candidate) => candidate.worker === worker);
+    const index = this.slots.findIndex((candidate) => candidate.worker === worker);
+    const slot = this.slots[index];
     const pending = slot?.current;
     if (!slot || !pending || pending.id !== message.id) return;
     slot.current = undefined;
+    if (message.wasmBytes !== undefined) slot.wasmBytes = message.wasmBytes;
     worker.unref();
+    pending.detach();
+    if (pending.startedAt !== undefined && Atomics.load(new Int32Array(pending.cancelFlag), 0) === 0) this.rates.record(pending.cost, Date.now() - pending.startedAt);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(workerFailure(this.options.name, message.error));
+    this.recycleIfIdle(index);
+    this.dispatch();
+  }
+
+  /** Replaces an idle worker without pins whose memory grew past the threshold. */
+  private recycleIfIdle(index: number): void {
+    const slot = this.slots[index];
+    const threshold = this.options.recycleAboveBytes;
+    if (this.closed || threshold === undefined || slot.current || slot.pins > 0 || slot.wasmBytes <= threshold) return;
+    const old = slot.worker;
+    this.slots[index] = { worker: this.spawn(index), generation: slot.generation + 1, pins: 0, wasmBytes: 0 };
+    this.recycled += 1;
+    // Its replacement is in the slot already, so this exit is not taken for a crash.
+    void old.terminate();
     this.dispatch();
   }
 
@@ -201,8 +318,11 @@ export class WorkerPool<Task, Result> {
     if (index < 0 || this.closed) return;
     const old = this.slots[index];
     void worker.terminate();
-    this.slots[index] = { worker: this.spawn(index), generation: old.generation + 1, pins: 0 };
-    old.current?.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
+    this.slots[index] = { worker: this.spawn(index), generation: old.generation + 1, pins: 0, wasmBytes: 0 };
+    if (old.current) {
+      old.current.detach();
+      old.current.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
+    }
     // Tasks pinned to the lost worker need state the new one does not have.
     for (const pending of this.queue.filter((candidate) => candidate.pin?.worker === index)) {
       this.queue.splice(this.queue.indexOf(pending), 1);

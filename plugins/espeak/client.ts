@@ -13,7 +13,29 @@ export interface EngineSynthesisRequest {
   readonly prosody: EngineProsody;
   readonly format: EngineFormat;
   readonly signal: AbortSignal;
+  /** When the caller needs the audio (Unix milliseconds): work that cannot be done by then is refused at once (503). */
+  readonly deadline?: number;
+  /** Part of work already admitted (the next chunk of a stream): ordered by its deadline, never refused for load. */
+  readonly continuation?: boolean;
 }
+
+export interface EspeakAdmission {
+  /** Tasks that may wait for a thread at most (per thread); more are refused at once (503). */
+  readonly maxQueuedTasksPerWorker?: number;
+}
+
+/**
+ * Milliseconds of one thread per character, until the pool has measured its own: about 1.5 on
+ * two busy cores (3 s for 2,000 characters), a conservative start for admission decisions.
+ */
+const INITIAL_MS_PER_CHARACTER = 1.5;
+/** Tasks waiting per thread by default: a minute of one-second chunks. */
+const DEFAULT_QUEUED_TASKS_PER_WORKER = 60;
+/**
+ * A thread whose engine heap and encoder memory passed this is replaced once idle. The engine
+ * keeps about 16 MB, the MP3 encoder as much again; more means a long text grew them for good.
+ */
+const RECYCLE_ABOVE_BYTES = 64 * 1024 * 1024;
 
 export class EspeakSynthesisClient {
   private readonly pool: GrowingWorkerPool<EspeakTask, EspeakResult>;
@@ -22,8 +44,20 @@ export class EspeakSynthesisClient {
    * `workers` is the most threads it runs; they start on demand, the first at the first task,
    * and stop after `idleMs` without one.
    */
-  constructor(workers: number, idleMs = DEFAULT_IDLE_MS) {
-    this.pool = new GrowingWorkerPool({ script: join(__dirname, 'worker.js'), maxWorkers: workers, idleMs, name: 'espeak' });
+  constructor(workers: number, idleMs = DEFAULT_IDLE_MS, admission: EspeakAdmission = {}) {
+    this.pool = new GrowingWorkerPool({
+      script: join(__dirname, 'worker.js'),
+      maxWorkers: workers,
+      idleMs,
+      name: 'espeak',
+      threads: {
+        maxQueued: admission.maxQueuedTasksPerWorker ?? DEFAULT_QUEUED_TASKS_PER_WORKER,
+        initialMsPerUnit: { synthesize: INITIAL_MS_PER_CHARACTER },
+        recycleAboveBytes: RECYCLE_ABOVE_BYTES,
+        // The gateway usually processes the audio after the engine: that gets the other half.
+        admissionShare: 0.5,
+      },
+    });
   }
 
   /** The most worker threads this client starts. */
@@ -68,7 +102,7 @@ export class EspeakSynthesisClient {
         format: request.format,
         cancelFlag,
       };
-      const result = await this.pool.run(task, [], signal);
+      const result = await this.pool.run(task, [], signal, { deadline: request.deadline, admitted: request.continuation, cost: { kind: 'synthesize', units: request.text.length } });
       if (result.kind !== 'audio') throw unexpectedResult(result.kind);
       if (result.cancelled || signal.aborted) throw cancelled();
       return result;

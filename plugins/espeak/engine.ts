@@ -30,6 +30,8 @@ interface NativeSynthesizer {
 
 interface EspeakModule {
   eSpeakNGWorker: new () => NativeSynthesizer;
+  /** The engine's heap (this build is compiled to JavaScript: a plain ArrayBuffer that grows and never shrinks). */
+  readonly HEAP8?: Int8Array;
 }
 
 /** eSpeak's own amplitude; volume is applied as a gain afterwards (see request-body.ts). */
@@ -46,7 +48,7 @@ export async function loadEspeakEngine(): Promise<EspeakEngine> {
   const entry = require.resolve('@echogarden/espeak-ng-emscripten');
   const module = await importEsm(pathToFileURL(entry).href);
   const instance = await module.default();
-  return new EspeakEngine(new instance.eSpeakNGWorker());
+  return new EspeakEngine(new instance.eSpeakNGWorker(), () => instance.HEAP8?.buffer.byteLength ?? 0);
 }
 
 /** Synthesized audio: 16-bit mono samples at the engine's native rate. */
@@ -57,7 +59,11 @@ export interface EngineAudio {
 }
 
 export class EspeakEngine {
-  constructor(private readonly synthesizer: NativeSynthesizer) {}
+  constructor(
+    private readonly synthesizer: NativeSynthesizer,
+    /** Bytes of the engine's heap now. */
+    readonly heapBytes: () => number = () => 0,
+  ) {}
 
   get sampleRate(): number {
     return this.synthesizer.get_samplerate();

@@ -5,7 +5,7 @@
  * data), so a quiet gateway holds none.
  */
 import type { TransferListItem } from 'node:worker_threads';
-import { gatewayError, WorkerPool } from '../../core';
+import { gatewayError, WorkerPool, WorkRates, type RunOptions, type WorkerPoolOptions } from '../../core';
 
 export interface GrowingWorkerPoolOptions {
   /** Absolute path of the compiled worker script. */
@@ -15,6 +15,8 @@ export interface GrowingWorkerPoolOptions {
   readonly idleMs: number;
   /** Used in thread names and errors. */
   readonly name: string;
+  /** Each thread's admission and recycling (its queue bound is per thread); rates are learned across threads. */
+  readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'rates'>;
 }
 
 interface Thread<Task, Result> {
@@ -28,8 +30,12 @@ export class GrowingWorkerPool<Task, Result> {
   private readonly threads: Thread<Task, Result>[] = [];
   private startedCount = 0;
   private closed = false;
+  /** What the threads have measured, shared, so a thread started later estimates like the others. */
+  private readonly rates: WorkRates;
 
-  constructor(private readonly options: GrowingWorkerPoolOptions) {}
+  constructor(private readonly options: GrowingWorkerPoolOptions) {
+    this.rates = new WorkRates(options.threads?.initialMsPerUnit);
+  }
 
   get maxWorkers(): number {
     return this.options.maxWorkers;
@@ -40,13 +46,14 @@ export class GrowingWorkerPool<Task, Result> {
     return this.threads.length;
   }
 
-  async run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal): Promise<Result> {
+  /** Runs on an idle thread, a new one, or the least busy; `options` as WorkerPool.run (deadline, cost). */
+  async run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
     if (this.closed) throw gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' });
     const thread = this.pick();
     clearTimeout(thread.idleTimer);
     thread.running += 1;
     try {
-      return await thread.pool.run(task, transfer, signal);
+      return await thread.pool.run(task, transfer, signal, options);
     } finally {
       thread.running -= 1;
       if (thread.running === 0 && !this.closed) {
@@ -80,7 +87,8 @@ export class GrowingWorkerPool<Task, Result> {
     // A WorkerPool of one thread: it replaces the thread if it crashes and queues its tasks.
     const name = `${this.options.name}-${this.startedCount}`;
     this.startedCount += 1;
-    const thread: Thread<Task, Result> = { pool: new WorkerPool<Task, Result>({ script: this.options.script, size: 1, name }), running: 0 };
+    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates });
+    const thread: Thread<Task, Result> = { pool, running: 0 };
     this.threads.push(thread);
     return thread;
   }

@@ -15,7 +15,7 @@ export default definePlugin<EspeakOptions>({
   id: 'espeak',
   optionsSchema: espeakOptionsSchema,
   create(options, context) {
-    const client = new EspeakSynthesisClient(options.workers ?? availableParallelism());
+    const client = new EspeakSynthesisClient(options.workers ?? availableParallelism(), undefined, { maxQueuedTasksPerWorker: options.maxQueuedTasks });
     context.logger.info('espeak worker pool created', { instanceId: context.instanceId, maxWorkers: client.workers });
     return new EspeakProvider(client, options.defaultVoice);
   },

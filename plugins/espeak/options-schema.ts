@@ -6,6 +6,8 @@ export interface EspeakOptions {
   readonly workers?: number;
   /** Voice checked at start and used when a request names no voice; defaults to `en-us`. */
   readonly defaultVoice?: string;
+  /** Synthesis tasks that may wait for each thread; more are refused at once (503). Default: 60. */
+  readonly maxQueuedTasks?: number;
 }
 
 export const DEFAULT_VOICE = 'en-us';
@@ -26,6 +28,13 @@ export const espeakOptionsSchema: OptionsSchema<EspeakOptions> = {
       type: 'string',
       minLength: 1,
       description: `eSpeak NG voiceId checked at start and used when a request names no voice (default: ${DEFAULT_VOICE}).`,
+    },
+    maxQueuedTasks: {
+      nullable: true,
+      type: 'integer',
+      minimum: 1,
+      maximum: 100000,
+      description: 'Synthesis tasks that may wait for each thread; more are refused at once with 503 (default: 60).',
     },
   },
 };

@@ -38,6 +38,8 @@ export class EspeakProvider implements TtsProvider {
       prosody: toEngineProsody(request),
       format: request.format as EngineFormat,
       signal: request.signal,
+      deadline: request.deadline,
+      continuation: request.continuation === true,
     });
     return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [] };
   }

@@ -3,15 +3,17 @@
  * answers synthesis and voice-list tasks.
  */
 // The light entry point for worker scripts: loading all of core in every thread costs ~25 MB.
-import { serveWorkerTasks, type WorkerReply } from '../../core/workers';
+import { serveWorkerTasks, wasmMemoryBytes, type WorkerReply } from '../../core/workers';
 import { encodeSamples } from './audio-encoding';
 import { loadEspeakEngine, type EspeakEngine } from './engine';
 import type { EspeakResult, EspeakTask, SynthesizeTask } from './worker-messages';
 
 let engine: Promise<EspeakEngine> | undefined;
+/** Set once the engine has loaded, for the memory report. */
+let loadedEngine: EspeakEngine | undefined;
 
 function getEngine(): Promise<EspeakEngine> {
-  engine ??= loadEspeakEngine();
+  engine ??= loadEspeakEngine().then((loaded) => (loadedEngine = loaded));
   return engine;
 }
 
@@ -36,4 +38,6 @@ async function handle(task: EspeakTask): Promise<WorkerReply<EspeakResult>> {
   }
 }
 
-serveWorkerTasks<EspeakTask, EspeakResult>(handle);
+// The engine's heap grows with the longest text it read and never shrinks: the pool replaces a
+// worker whose heap grew too far (with the MP3 encoder's WebAssembly memory).
+serveWorkerTasks<EspeakTask, EspeakResult>(handle, { retainedBytes: () => wasmMemoryBytes() + (loadedEngine?.heapBytes() ?? 0) });

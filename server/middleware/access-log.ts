@@ -5,10 +5,25 @@ import { onResponseDone } from '../response-done';
 import { routePatternOf } from '../route-pattern';
 
 const MAX_LOGGED_PATH = 200;
+const DOWNLOAD_PREFIX = '/api/v1/audio/download/';
+/** A run as long as a download name's secret part (32 base64url characters), anywhere in a path. */
+const SECRET_LIKE = /[A-Za-z0-9_-]{32,}/g;
 
-/** The route pattern; unmatched requests log their path (without the query string). */
+/**
+ * An unmatched path with anything that may be a download name masked: everything after the
+ * download prefix, and any run as long as a name's secret part.
+ */
+export function maskedPath(path: string): string {
+  const masked = path.startsWith(DOWNLOAD_PREFIX) ? `${DOWNLOAD_PREFIX}<file>` : path.replace(SECRET_LIKE, '<masked>');
+  return masked.slice(0, MAX_LOGGED_PATH);
+}
+
+/**
+ * The route pattern, not the URL: download names are capabilities and stay out of the logs.
+ * Unmatched requests log their path (without the query string), masked.
+ */
 function routeOf(request: Request): string {
-  return routePatternOf(request) ?? `(unmatched) ${request.path.slice(0, MAX_LOGGED_PATH)}`;
+  return routePatternOf(request) ?? `(unmatched) ${maskedPath(request.path)}`;
 }
 
 /** One line per request: id, method, route, status, latency and the route's own facts. Never headers or bodies. */

@@ -33,9 +33,9 @@ export function errorHandler(logger: Logger, render: ErrorRendering = renderEnve
       const { name, message, stack } = error instanceof Error ? error : { name: typeof error, message: String(error), stack: undefined };
       logger.error('unexpected error', { requestId, errorName: name, errorMessage: message, stack });
     } else if (gatewayError.status >= 500) {
-      logger.warn('request failed', { requestId, code: gatewayError.code, errorMessage: gatewayError.message, details: gatewayError.details });
+      logger.warn('request failed', { requestId, code: gatewayError.code, errorMessage: gatewayError.message, details: gatewayError.details, ...gatewayError.logContext });
     } else {
-      logger.debug('request refused', { requestId, code: gatewayError.code, status: gatewayError.status });
+      logger.debug('request refused', { requestId, code: gatewayError.code, status: gatewayError.status, ...gatewayError.logContext });
     }
     if (response.headersSent) {
       // Part of an answer is out: the only honest signal left is to cut the connection.

@@ -6,7 +6,7 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
   const type = typeof error === 'object' && error !== null && 'type' in error ? error.type : undefined;
   switch (type) {
     case 'entity.too.large':
-      return new GatewayError('TTS_ERR_PAYLOAD_TOO_LARGE', `Request body is larger than the limit of ${limitBytes} bytes`);
+      return gatewayError('TTS_ERR_PAYLOAD_TOO_LARGE', { limitBytes });
     case 'entity.parse.failed':
       return new GatewayError('TTS_ERR_MALFORMED_JSON', 'Request body is not valid JSON');
     case 'charset.unsupported':
@@ -39,6 +39,12 @@ export function jsonBody(limitBytes: number): RequestHandler {
       );
       return;
     }
-    parse(request, response, (error?: unknown) => (error ? next(translateBodyParserError(error, limitBytes)) : next()));
+    parse(request, response, (error?: unknown) => {
+      if (!error) return next();
+      const translated = translateBodyParserError(error, limitBytes);
+      // A body that grew past the limit (no Content-Length) is not read on: close after the answer.
+      if ((translated as { code?: string }).code === 'TTS_ERR_PAYLOAD_TOO_LARGE') response.setHeader('Connection', 'close');
+      next(translated);
+    });
   };
 }

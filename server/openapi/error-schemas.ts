@@ -56,6 +56,7 @@ export const ERROR_EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   TTS_ERR_NOT_FOUND: 'No such audio file',
   TTS_ERR_CONFLICT: 'An account with this email already exists',
   TTS_ERR_PAYLOAD_TOO_LARGE: 'Request body is larger than the limit of 262144 bytes',
+  TTS_ERR_AUDIO_TOO_LONG: 'The audio would be longer than the limit of 30 min: the synthesis was stopped',
   TTS_ERR_RANGE_NOT_SATISFIABLE: 'The requested range is outside the file',
   TTS_ERR_UNSUPPORTED_FORMAT: 'Format aac cannot be produced for this request',
   TTS_ERR_RATE_LIMITED: 'The provider is rate limiting requests; retry later',
@@ -65,6 +66,7 @@ export const ERROR_EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   TTS_ERR_UPSTREAM_BAD_RESPONSE: 'The provider answer is not audio',
   TTS_ERR_UNAVAILABLE: 'The provider cannot be reached',
   TTS_ERR_TIMEOUT: 'The synthesis did not finish within 60 s',
+  TTS_ERR_STORAGE_FULL: "The gateway's audio storage has no room for this audio: its disk is full",
   TTS_ERR_CANCELLED: 'The client went away',
   TTS_ERR_INTERNAL: 'Internal server error',
 };

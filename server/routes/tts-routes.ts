@@ -8,6 +8,7 @@ import { addAccessLogFields, principalOf, requestIdOf } from '../request-context
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
+import { requestOrigin } from '../validation/request-origin';
 import { checkSynthesisText } from '../validation/synthesis-text';
 
 export interface TtsRoutesOptions {
@@ -29,6 +30,8 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
     async synthesize(request: Request, response: Response): Promise<void> {
       const body = request.body as SynthesisRequest;
       const characters = checkSynthesisText(body.text);
+      // Checked before any work: the link is built on it.
+      const base = fixedBase ?? requestOrigin(request);
       const { account, keyId } = principalOf(response);
       const requestId = requestIdOf(response);
       const disconnect = abortOnDisconnect(response);
@@ -46,7 +49,6 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
       // Written later in a batch, off the request path: the answer does not wait for it.
       void usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
-      const base = fixedBase ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {
         request_id: requestId,

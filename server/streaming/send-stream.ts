@@ -69,5 +69,5 @@ export function logMidStreamFailure(response: Response, error: unknown, logger: 
     logger.debug('stream stopped: the client went away', { requestId: requestIdOf(response) });
     return;
   }
-  logger.warn('stream failed after it began', { requestId: requestIdOf(response), code, errorMessage: gatewayError?.message ?? 'internal error' });
+  logger.warn('stream failed after it began', { requestId: requestIdOf(response), code, errorMessage: gatewayError?.message ?? 'internal error', ...gatewayError?.logContext });
 }

@@ -14,8 +14,11 @@ import { encodeRawPcm, encodeWav } from './wav-encoder';
 
 export { encodableFormats, isEncodableFormat, unsupportedOutput } from './encodable-formats';
 
-/** Encodes a whole mono signal to `format`; throws TTS_ERR_UNSUPPORTED_FORMAT for formats it cannot make. */
-export async function encodeAudio(audio: PcmAudio, format: AudioFormat, options?: CodecOptions): Promise<EncodedAudio> {
+/**
+ * Encodes a whole mono signal to `format`; throws TTS_ERR_UNSUPPORTED_FORMAT for formats it
+ * cannot make. `checkpoint` runs between slices of the slower codecs (it throws to stop).
+ */
+export async function encodeAudio(audio: PcmAudio, format: AudioFormat, options?: CodecOptions, checkpoint?: () => void): Promise<EncodedAudio> {
   if (!isEncodableFormat(format, options)) throw unsupportedOutput(format, options);
   switch (format) {
     case 'wav':
@@ -23,16 +26,16 @@ export async function encodeAudio(audio: PcmAudio, format: AudioFormat, options?
     case 'pcm':
       return { audio: encodeRawPcm(audio), sampleRate: audio.sampleRate };
     case 'mp3':
-      return encodeMp3(audio);
+      return encodeMp3(audio, checkpoint);
     case 'opus':
       // Opus always decodes at 48 kHz, whatever rate it was encoded from.
-      return { audio: await encodeOggOpus(audio), sampleRate: 48_000 };
+      return { audio: await encodeOggOpus(audio, checkpoint), sampleRate: 48_000 };
     case 'flac':
-      return { audio: await encodeFlac(audio), sampleRate: audio.sampleRate };
+      return { audio: await encodeFlac(audio, checkpoint), sampleRate: audio.sampleRate };
     case 'aac': {
       const rate = encoderInputRate('aac', audio.sampleRate);
       const input = await resample(audio, rate);
-      return { audio: await encodeWhole(new AacStreamEncoder(rate, options), input.samples), sampleRate: rate };
+      return { audio: await encodeWhole(new AacStreamEncoder(rate, options), input.samples, checkpoint), sampleRate: rate };
     }
   }
 }

@@ -78,6 +78,6 @@ export class FlacStreamEncoder implements StreamEncoder {
 }
 
 /** Encodes a whole signal as 16-bit mono FLAC with its length in STREAMINFO. */
-export async function encodeFlac(audio: PcmAudio): Promise<Uint8Array> {
-  return encodeWhole(await FlacStreamEncoder.open(audio.sampleRate, audio.samples.length), audio.samples);
+export async function encodeFlac(audio: PcmAudio, checkpoint?: () => void): Promise<Uint8Array> {
+  return encodeWhole(await FlacStreamEncoder.open(audio.sampleRate, audio.samples.length), audio.samples, checkpoint);
 }

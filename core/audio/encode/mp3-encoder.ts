@@ -80,8 +80,8 @@ export class Mp3StreamEncoder implements StreamEncoder {
 }
 
 /** Encodes mono CBR MP3 at the nearest MP3 rate not below the input's. */
-export async function encodeMp3(audio: PcmAudio): Promise<EncodedAudio> {
+export async function encodeMp3(audio: PcmAudio, checkpoint?: () => void): Promise<EncodedAudio> {
   const rate = encoderInputRate('mp3', audio.sampleRate);
   const input = await resample(audio, rate);
-  return { audio: await encodeWhole(await Mp3StreamEncoder.open(rate), input.samples), sampleRate: rate };
+  return { audio: await encodeWhole(await Mp3StreamEncoder.open(rate), input.samples, checkpoint), sampleRate: rate };
 }

@@ -111,8 +111,8 @@ export class OggOpusStreamEncoder implements StreamEncoder {
 }
 
 /** Encodes a whole signal as Ogg Opus, at the nearest Opus rate not below its own. */
-export async function encodeOggOpus(audio: PcmAudio): Promise<Uint8Array> {
+export async function encodeOggOpus(audio: PcmAudio, checkpoint?: () => void): Promise<Uint8Array> {
   const rate = encoderInputRate('opus', audio.sampleRate);
   const input = await resample(audio, rate);
-  return encodeWhole(new OggOpusStreamEncoder(rate, audio.sampleRate), input.samples);
+  return encodeWhole(new OggOpusStreamEncoder(rate, audio.sampleRate), input.samples, checkpoint);
 }

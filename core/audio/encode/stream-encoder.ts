@@ -15,12 +15,23 @@ export interface StreamEncoder {
   dispose(): void;
 }
 
-/** Runs a whole signal through a stream encoder and returns the complete file. */
-export async function encodeWhole(encoder: StreamEncoder, samples: Float32Array): Promise<Uint8Array> {
+/** Samples fed at a time when the caller may stop the encoding: some seconds of speech. */
+const CHECKED_SLICE_SAMPLES = 240_000;
+
+/**
+ * Runs a whole signal through a stream encoder and returns the complete file. With a
+ * `checkpoint` the signal goes in slices and the checkpoint runs between them (it throws to stop).
+ */
+export async function encodeWhole(encoder: StreamEncoder, samples: Float32Array, checkpoint?: () => void): Promise<Uint8Array> {
   try {
-    const body = await encoder.write(samples);
-    const tail = await encoder.end();
-    return concatBytes([body, tail]);
+    const parts: Uint8Array[] = [];
+    const slice = checkpoint ? CHECKED_SLICE_SAMPLES : Math.max(1, samples.length);
+    for (let start = 0; start < samples.length; start += slice) {
+      checkpoint?.();
+      parts.push(await encoder.write(samples.subarray(start, start + slice)));
+    }
+    parts.push(await encoder.end());
+    return concatBytes(parts);
   } finally {
     encoder.dispose();
   }

@@ -22,7 +22,7 @@ export class AudioStreamClient implements AudioStreamSession {
   async push(input: AudioInput, options: PushOptions = {}, signal?: AbortSignal): Promise<EncodedPiece> {
     this.checkOpen();
     try {
-      return piece(await this.pool.run({ kind: 'stream-push', stream: this.id, input, continuation: options.continuation === true }, [], signal, { pin: this.pin }));
+      return piece(await this.pool.run({ kind: 'stream-push', stream: this.id, input, continuation: options.continuation === true }, [], signal, { pin: this.pin, admitted: true }));
     } catch (error) {
       await this.fail();
       throw error;
@@ -33,7 +33,7 @@ export class AudioStreamClient implements AudioStreamSession {
     this.checkOpen();
     this.state = 'ended';
     try {
-      return piece(await this.pool.run({ kind: 'stream-end', stream: this.id }, [], signal, { pin: this.pin }));
+      return piece(await this.pool.run({ kind: 'stream-end', stream: this.id }, [], signal, { pin: this.pin, admitted: true }));
     } catch (error) {
       // The end may have been dropped before it ran: the worker must still let go.
       await this.release();
@@ -62,7 +62,7 @@ export class AudioStreamClient implements AudioStreamSession {
   /** Frees the worker's state; a crashed worker has none left, so errors are moot. */
   private async release(): Promise<void> {
     try {
-      if (this.pin.alive) await this.pool.run({ kind: 'stream-close', stream: this.id }, [], undefined, { pin: this.pin });
+      if (this.pin.alive) await this.pool.run({ kind: 'stream-close', stream: this.id }, [], undefined, { pin: this.pin, admitted: true });
     } catch {
       // Nothing left to free.
     } finally {

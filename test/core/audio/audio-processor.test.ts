@@ -104,7 +104,7 @@ describe('AudioProcessor (through its worker pool)', () => {
     const controller = new AbortController();
     controller.abort();
     try {
-      await processor.process({ inputs: [wav], ...neutral, output: 'wav' }, controller.signal);
+      await processor.process({ inputs: [wav], ...neutral, output: 'wav' }, { signal: controller.signal });
       expect.fail('expected cancellation');
     } catch (error) {
       expect((error as GatewayError).code).to.equal('TTS_ERR_CANCELLED');

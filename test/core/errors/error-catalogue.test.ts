@@ -51,8 +51,8 @@ describe('core/errors: one catalogue', () => {
 
   it('fills a template: optional parts only when all their values are given, a missing value shows', () => {
     const template = ERROR_CATALOGUE.TTS_ERR_UPSTREAM_AUTH.template;
-    expect(templateParameters(template)).to.deep.equal(['provider', 'upstream', 'providerMessage']);
-    expect(formatErrorMessage(template, { provider: 'Acme', upstream: 'HTTP 401', providerMessage: 'bad key' })).to.equal("Acme rejected the gateway's credentials (HTTP 401): bad key");
+    expect(templateParameters(template)).to.deep.equal(['provider', 'upstream', 'providerCode']);
+    expect(formatErrorMessage(template, { provider: 'Acme', upstream: 'HTTP 401', providerCode: 'invalid_key' })).to.equal("Acme rejected the gateway's credentials (HTTP 401): invalid_key");
     expect(formatErrorMessage(template, { provider: 'Acme', upstream: 'HTTP 401' })).to.equal("Acme rejected the gateway's credentials (HTTP 401)");
     expect(formatErrorMessage(template, { provider: 'Acme' })).to.equal("Acme rejected the gateway's credentials (<upstream>)");
   });

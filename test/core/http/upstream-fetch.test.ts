@@ -42,13 +42,16 @@ describe('core/http upstreamFetch', () => {
     nock('https://api.acme.test').get('/x').reply(402, { error: { message: 'Insufficient credits', code: 'payment_required' } });
     const error = await expectGatewayError(call('/x'), 'TTS_ERR_UPSTREAM_QUOTA');
     expect(error).to.include({ status: 502, retryable: false, retryAfterSeconds: undefined });
-    expect(error.details[0]).to.include({ upstreamStatus: 402, providerCode: 'payment_required', providerMessage: 'Insufficient credits' });
+    expect(error.details[0]).to.include({ upstreamStatus: 402, providerCode: 'payment_required' });
+    expect(error.details[0]).to.not.have.property('providerMessage');
+    expect(error.logContext).to.include({ providerMessage: 'Insufficient credits' });
   });
 
   it('reads a FastAPI validation list into the provider message', async () => {
     nock('https://api.acme.test').get('/x').reply(422, { detail: [{ loc: ['body', 'speed'], msg: 'Input should be less than or equal to 4', type: 'less_than_equal' }] });
     const error = await expectGatewayError(call('/x'), 'TTS_ERR_UPSTREAM');
-    expect(error.details[0]).to.include({ providerCode: 'less_than_equal', providerMessage: 'body.speed: Input should be less than or equal to 4' });
+    expect(error.details[0]).to.include({ providerCode: 'less_than_equal' });
+    expect(error.logContext).to.include({ providerMessage: 'body.speed: Input should be less than or equal to 4' });
   });
 
   it("lets the plugin's mapError read its own body: class, code, message and a stated wait", async () => {
@@ -90,7 +93,7 @@ describe('core/http upstreamFetch', () => {
     const mapError = (answer: { text: string }) => (answer.text === '' ? refused : undefined);
     expect(await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/x', timeoutMs: 2000, mapError }))).to.equal(refused);
     const fallback = await expectGatewayError(upstreamFetch({ provider: 'Acme', fetch, url: 'https://api.acme.test/y', timeoutMs: 2000, mapError }), 'TTS_ERR_UPSTREAM_AUTH');
-    expect(fallback.details[0]).to.include({ providerMessage: 'forbidden' });
+    expect(fallback.logContext).to.include({ providerMessage: 'forbidden' });
   });
 
   it('reads a streamed call\'s error answer with the same mapError', async () => {

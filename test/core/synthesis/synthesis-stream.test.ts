@@ -25,7 +25,8 @@ function wavBytes(label: string): Uint8Array {
   return bytes;
 }
 
-const MP3_FRAME = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(60).fill(0)]);
+/** One whole MPEG-1 layer III frame (128 kb/s, 44.1 kHz: 417 bytes), header and silent body. */
+const MP3_FRAME = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(413).fill(0)]);
 
 interface Recorder {
   readonly events: string[];

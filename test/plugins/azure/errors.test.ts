@@ -17,7 +17,9 @@ describe('azure plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH without echoing the key', async () => {
     const error = await failWith('error-401', 'TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
-    expect(error.message).to.include('Access denied');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('Access denied');
+    expect(error.message).to.not.include('Access denied');
     expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
   });
 

@@ -10,14 +10,17 @@ describe('cartesia plugin: upstream failures', () => {
   it('maps 401 to an upstream credential error with the structured message', async () => {
     const error = await failure('unauthorized');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
-    expect(error.message).to.contain('Invalid API key.');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('Invalid API key.');
+    expect(error.message).to.not.include('Invalid API key.');
     expect(error.message).to.not.contain('sk_car_test');
   });
 
   it('maps 429 concurrency_limited to TTS_ERR_RATE_LIMITED', async () => {
     const error = await failure('rate-limited');
     expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');
-    expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'concurrency_limited', providerMessage: "You have exceeded your plan's concurrency limit." });
+    expect(error.details[0]).to.include({ upstreamStatus: 429, providerCode: 'concurrency_limited' });
+    expect(error.logContext).to.include({ providerMessage: "You have exceeded your plan's concurrency limit." });
     expect(error.retryAfterSeconds).to.equal(1);
   });
 

@@ -11,7 +11,9 @@ describe('deepgram plugin: upstream failures', () => {
     const error = await failure('unauthorized');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
-    expect(error.message).to.contain('Invalid credentials.');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('Invalid credentials.');
+    expect(error.message).to.not.include('Invalid credentials.');
     expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'INVALID_AUTH' });
     expect(error.message).to.not.contain('dg-test-key');
   });

@@ -11,7 +11,8 @@ describe('elevenlabs plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502), carrying ElevenLabs\' status but not the key', async () => {
     const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
-    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key', providerMessage: 'Invalid API key' });
+    expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key' });
+    expect(error.logContext).to.include({ providerMessage: 'Invalid API key' });
     expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
   });
 
@@ -21,7 +22,9 @@ describe('elevenlabs plugin: upstream failures', () => {
     expect(error.retryable).to.equal(false);
     expect(error.retryAfterSeconds).to.equal(undefined);
     expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'quota_exceeded' });
-    expect(error.message).to.include('0 credits remaining');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('0 credits remaining');
+    expect(error.message).to.not.include('0 credits remaining');
   });
 
   it("keeps the messages of a 422 whose detail is a validation list", async () => {
@@ -31,12 +34,12 @@ describe('elevenlabs plugin: upstream failures', () => {
       async () => (await createProvider()).synthesize(synthesisRequest({ speed: 1.15 })),
       'TTS_ERR_UPSTREAM',
     );
-    expect(error.details[0]).to.include({
-      upstreamStatus: 422,
-      providerCode: 'value_error.missing',
+    expect(error.details[0]).to.include({ upstreamStatus: 422, providerCode: 'value_error.missing' });
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext).to.include({
       providerMessage: 'body.voice_settings.stability: field required; body.voice_settings.similarity_boost: field required',
     });
-    expect(error.message).to.include('body.voice_settings.stability: field required');
+    expect(error.message).to.not.include('body.voice_settings.stability: field required');
   });
 
   it('maps 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {

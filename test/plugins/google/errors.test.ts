@@ -27,7 +27,9 @@ describe('google plugin: upstream failures', () => {
   it('maps 400 API_KEY_INVALID to TTS_ERR_UPSTREAM_AUTH, without the key in the message', async () => {
     const error = await failureOfScenario('error-api-key-invalid');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
-    expect(error.message).to.contain('API key not valid');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('API key not valid');
+    expect(error.message).to.not.include('API key not valid');
     expect(error.message).not.to.contain(TEST_KEY);
   });
 
@@ -48,7 +50,9 @@ describe('google plugin: upstream failures', () => {
   it('keeps other 400 INVALID_ARGUMENT answers as TTS_ERR_UPSTREAM with Google\'s message', async () => {
     const error = await failureOfScenario('error-400-invalid-argument');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM');
-    expect(error.message).to.contain('does not support pitch');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('does not support pitch');
+    expect(error.message).to.not.include('does not support pitch');
   });
 
   it('answers 502 when audioContent is not base64', async () => {

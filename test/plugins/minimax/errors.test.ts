@@ -30,7 +30,9 @@ describe('minimax plugin: upstream failures', () => {
   it('maps invalid params (2013) to 502 with the provider message', async () => {
     const invalid = await failure('invalid-params');
     expect(invalid.code).to.equal('TTS_ERR_UPSTREAM');
-    expect(invalid.message).to.contain('out of range');
+    // The provider's own words go to the log, not to the client.
+    expect(invalid.logContext?.providerMessage).to.include('out of range');
+    expect(invalid.message).to.not.include('out of range');
   });
 
   it('maps insufficient balance (1008), a billing stop, to TTS_ERR_UPSTREAM_QUOTA (502, not retryable)', async () => {
@@ -39,7 +41,8 @@ describe('minimax plugin: upstream failures', () => {
     expect(balance.status).to.equal(502);
     expect(balance.retryable).to.equal(false);
     expect(balance.retryAfterSeconds).to.equal(undefined);
-    expect(balance.details[0]).to.include({ providerCode: '1008', providerMessage: 'insufficient balance' });
+    expect(balance.details[0]).to.include({ providerCode: '1008' });
+    expect(balance.logContext).to.include({ providerMessage: 'insufficient balance' });
   });
 
   it('maps an upstream 502 page to TTS_ERR_UPSTREAM', async () => {

@@ -28,7 +28,9 @@ describe('openai-compatible plugin: upstream failures', () => {
 
   it('maps 500 to TTS_ERR_UPSTREAM with the server\'s message', async () => {
     const error = await failWith('server-error', 'TTS_ERR_UPSTREAM');
-    expect(error.message).to.include('CUDA out of memory');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('CUDA out of memory');
+    expect(error.message).to.not.include('CUDA out of memory');
   });
 
   it('rejects a JSON answer where audio was expected', async () => {

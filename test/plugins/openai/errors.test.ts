@@ -11,7 +11,9 @@ describe('openai plugin: upstream failures', () => {
   it('maps 401 to TTS_ERR_UPSTREAM_AUTH (502) without echoing the key', async () => {
     const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH');
     expect(error.status).to.equal(502);
-    expect(error.message).to.include('Incorrect API key');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('Incorrect API key');
+    expect(error.message).to.not.include('Incorrect API key');
     expect(JSON.stringify(error.details) + error.message).to.not.include(TEST_KEY);
     expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key' });
   });

@@ -14,7 +14,9 @@ describe('polly plugin: upstream failures', () => {
     const error = await failureOfScenario('error-403');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
     expect(error.details[0]).to.include({ upstreamStatus: 403, providerCode: 'UnrecognizedClientException' });
-    expect(error.message).to.contain('security token');
+    // The provider's own words go to the log, not to the client.
+    expect(error.logContext?.providerMessage).to.include('security token');
+    expect(error.message).to.not.include('security token');
   });
 
   it('maps 403 InvalidSignatureException to TTS_ERR_UPSTREAM_AUTH without leaking the secret', async () => {

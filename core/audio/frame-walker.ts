@@ -1,0 +1,123 @@
+import type { AudioFormat } from './audio-format';
+
+/** What a frame reader makes of the bytes at a frame's start. */
+type FrameRead = { readonly length: number } | { readonly need: number } | undefined;
+
+/** Reads the length of the frame (MP3, ADTS) or page (Ogg) that starts at `offset`. */
+type FrameReader = (bytes: Uint8Array, offset: number, streamStart: boolean) => FrameRead;
+
+const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const MP3_RATES: Readonly<Record<number, readonly number[]>> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+
+/** An MPEG audio layer III frame, or an ID3v2 tag at the start of the stream. */
+const mp3Frame: FrameReader = (bytes, offset, streamStart) => {
+  const available = bytes.length - offset;
+  if (streamStart && bytes[offset] === 0x49) {
+    if (available < 10) return { need: 10 };
+    if (bytes[offset + 1] !== 0x44 || bytes[offset + 2] !== 0x33) return undefined;
+    return { length: 10 + (((bytes[offset + 6] & 0x7f) << 21) | ((bytes[offset + 7] & 0x7f) << 14) | ((bytes[offset + 8] & 0x7f) << 7) | (bytes[offset + 9] & 0x7f)) };
+  }
+  if (bytes[offset] !== 0xff) return undefined;
+  if (available < 4) return { need: 4 };
+  const version = (bytes[offset + 1] >> 3) & 0b11;
+  const layer = (bytes[offset + 1] >> 1) & 0b11;
+  if (bytes[offset] !== 0xff || (bytes[offset + 1] & 0xe0) !== 0xe0 || version === 1 || layer !== 1) return undefined;
+  const bitrate = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bytes[offset + 2] >> 4];
+  const rate = MP3_RATES[version]?.[(bytes[offset + 2] >> 2) & 0b11];
+  if (!bitrate || !rate) return undefined;
+  const samplesPerFrame = version === 3 ? 1152 : 576;
+  return { length: Math.floor(((samplesPerFrame / 8) * bitrate * 1000) / rate) + ((bytes[offset + 2] >> 1) & 1) };
+};
+
+/** An Ogg page: 27 header bytes, a segment table, then the segments. */
+const oggPage: FrameReader = (bytes, offset) => {
+  if (bytes[offset] !== 0x4f) return undefined;
+  if (bytes.length - offset < 27) return { need: 27 };
+  if ( bytes[offset + 1] !== 0x67 || bytes[offset + 2] !== 0x67 || bytes[offset + 3] !== 0x53) return undefined;
+  const segments = bytes[offset + 26];
+  if (bytes.length - offset < 27 + segments) return { need: 27 + segments };
+  let body = 0;
+  for (let index = 0; index < segments; index += 1) body += bytes[offset + 27 + index];
+  return { length: 27 + segments + body };
+};
+
+/** An ADTS (AAC) frame: its 13-bit length is in its header. */
+const adtsFrame: FrameReader = (bytes, offset) => {
+  if (bytes[offset] !== 0xff) return undefined;
+  if (bytes.length - offset < 7) return { need: 7 };
+  if ( (bytes[offset + 1] & 0xf6) !== 0xf0) return undefined;
+  const length = ((bytes[offset + 3] & 0x03) << 11) | (bytes[offset + 4] << 3) | (bytes[offset + 5] >> 5);
+  return length >= 7 ? { length } : undefined;
+};
+
+const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus: oggPage, aac: adtsFrame };
+
+/**
+ * Follows the frames (MP3, ADTS) or pages (Ogg) of an answer as its bytes arrive, to tell at
+ * the end whether it stopped in the middle of one: an answer cut short. Bytes that are not a
+ * frame where one should start (a trailing tag, junk) end the walk without a verdict.
+ */
+export class FrameWalker {
+  private readonly reader: FrameReader;
+  /** Bytes at the start of the next frame, too few yet to read its length. */
+  private carry = new Uint8Array(0);
+  /** Bytes of the current frame still to come. */
+  private remaining = 0;
+  private started = false;
+  private lost = false;
+
+  private constructor(reader: FrameReader) {
+    this.reader = reader;
+  }
+
+  /** A walker for `format`, or undefined for formats without frame lengths to follow. */
+  static for(format: AudioFormat): FrameWalker | undefined {
+    const reader = READERS[format];
+    return reader ? new FrameWalker(reader) : undefined;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.lost) return;
+    if (this.remaining >= chunk.length) {
+      this.remaining -= chunk.length;
+      return;
+    }
+    const tail = chunk.subarray(this.remaining);
+    this.remaining = 0;
+    const bytes = this.carry.length === 0 ? tail : Buffer.concat([this.carry, tail]);
+    this.carry = new Uint8Array(0);
+    let offset = 0;
+    while (offset < bytes.length) {
+      const read = this.reader(bytes, offset, !this.started);
+      if (read === undefined) {
+        this.lost = true;
+        return;
+      }
+      if ('need' in read) {
+        this.carry = bytes.slice(offset);
+        return;
+      }
+      this.started = true;
+      if (offset + read.length > bytes.length) {
+        this.remaining = offset + read.length - bytes.length;
+        return;
+      }
+      offset += read.length;
+    }
+  }
+
+  /** True when the bytes so far stop inside a frame (or a frame header). */
+  get cutShort(): boolean {
+    return !this.lost && (this.remaining > 0 || this.carry.length > 0);
+  }
+}
+
+/** Why a whole answer is not whole, or undefined when nothing says it is cut short. */
+export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | undefined {
+  if (format === 'pcm') return bytes.byteLength % 2 === 0 ? undefined : 'pcm with an odd number of bytes (cut short?)';
+  const walker = FrameWalker.for(format);
+  if (!walker) return undefined;
+  walker.push(bytes);
+  return walker.cutShort ? `the ${format} audio ends in the middle of a frame (cut short?)` : undefined;
+}

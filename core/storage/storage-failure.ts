@@ -1,0 +1,34 @@
+import { gatewayError } from '../errors';
+
+/** The disk has no room (or the owner's filesystem quota is used up). */
+const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
+/** The folder cannot be written at all (mounted read-only, permissions). */
+const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/**
+ * A file system error without its paths: a stored file's name is its download capability, and
+ * Node's messages name the file (`ENOENT: ... open '/data/audio/<name>'`), so they must not
+ * reach a log line as they are. The original stays as the cause.
+ */
+export function withoutPath(error: unknown): unknown {
+  const failure = error as NodeJS.ErrnoException | null;
+  if (!failure?.code || !failure.syscall) return error;
+  const safe = new Error(`the audio store's ${failure.syscall} failed (${failure.code})`, { cause: error });
+  return Object.assign(safe, { code: failure.code, syscall: failure.syscall });
+}
+
+/**
+ * A failed write as the client should hear it: a full or unwritable store is 507
+ * TTS_ERR_STORAGE_FULL (the request was fine, the gateway cannot keep the result; it works again
+ * once there is room); any other file system error loses its paths; the rest passes unchanged.
+ */
+export function storageFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== undefined && NO_ROOM.has(code)) {
+    return gatewayError('TTS_ERR_STORAGE_FULL', { subject: "The gateway's audio storage", reason: 'its disk is full' }, { details: [{ reason: 'disk_full' }], cause: error });
+  }
+  if (code !== undefined && NOT_WRITABLE.has(code)) {
+    return gatewayError('TTS_ERR_STORAGE_FULL', { subject: "The gateway's audio storage", reason: 'its folder cannot be written' }, { details: [{ reason: 'not_writable' }], cause: error });
+  }
+  return withoutPath(error);
+}

@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerOptions, ServerResponse, Server } from 'node:http';
+import type { Application } from 'express';
+import type { ServerConfig } from '../config/types';
+import { createHttpServer } from './http-server';
+import { declaredBodyTooLarge } from './middleware/refuse-oversized-body';
+
+/** How often the server looks for connections past their header or request timeout. */
+function checkingIntervalMs(config: ServerConfig): number {
+  return Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2)));
+}
+
+/** The timeouts, given at creation (Node reads the checking interval only then). */
+function connectionOptions(config: ServerConfig): ServerOptions {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    connectionsCheckingInterval: checkingIntervalMs(config),
+  };
+}
+
+/**
+ * The HTTP server of the gateway, with its connection limits: at most `maxConnections` open (more
+ * are closed at once), `headersTimeout` to send the headers and `requestTimeout` for the whole
+ * request (an idle or slow client gets 408 and is cut off), `keepAliveTimeout` between requests.
+ * A client that asks before sending its body (`Expect: 100-continue`) and declares one over the
+ * body limit is answered 413 without the go-ahead, so the body is never sent.
+ */
+export function createGatewayServer(app: Application, config: ServerConfig): Server {
+  const server = createHttpServer(app, connectionOptions(config));
+  server.maxConnections = config.maxConnections;
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!declaredBodyTooLarge(request, config.bodyLimitBytes)) response.writeContinue();
+    server.emit('request', request, response);
+  });
+  return server;
+}

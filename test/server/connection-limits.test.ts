@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import type { Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { ServerConfig } from '../../config/types';
+import { createGatewayServer } from '../../server/gateway-server';
+import { buildTestApp, type TestApp } from './support/test-app';
+
+const LIMITS: ServerConfig = {
+  port: 0,
+  host: '127.0.0.1',
+  bodyLimitBytes: 1024,
+  trustProxy: false,
+  cors: { origins: [] },
+  maxConnections: 20,
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  keepAliveTimeoutMs: 300,
+};
+
+/** A raw client socket: what the server sent, and a promise of its closing. */
+interface RawClient {
+  readonly socket: Socket;
+  received(): string;
+  readonly closed: Promise<void>;
+}
+
+function rawClient(port: number): RawClient {
+  const socket = connect(port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (data) => (text += data.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, received: () => text, closed };
+}
+
+function connected(client: RawClient): Promise<void> {
+  return new Promise((resolve) => {
+    if (!client.socket.connecting) resolve();
+    else client.socket.once('connect', () => resolve());
+  });
+}
+
+describe('server/gateway-server connection limits', function () {
+  this.timeout(30_000);
+  let test: TestApp;
+  let server: Server;
+  let port: number;
+  beforeEach(async () => {
+    test = await buildTestApp({ bodyLimitBytes: LIMITS.bodyLimitBytes });
+    server = createGatewayServer(test.app, LIMITS);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await test.close();
+  });
+
+  const modelsStatus = async (): Promise<number> => (await fetch(`http://127.0.0.1:${port}/api/v1/tools/models`)).status;
+
+  it('holds at most maxConnections of a flood of idle sockets, and serves new clients once they are cut off', async () => {
+    const flood = Array.from({ length: 300 }, () => rawClient(port));
+    await Promise.all(flood.map(connected));
+    const open = await new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    expect(open).to.be.at.most(LIMITS.maxConnections);
+    // Every idle socket is either refused at once or timed out (408) by the server.
+    await Promise.all(flood.map((client) => client.closed));
+    const timedOut = flood.filter((client) => client.received().startsWith('HTTP/1.1 408'));
+    expect(timedOut.length).to.be.within(1, LIMITS.maxConnections);
+    expect(await modelsStatus()).to.equal(401);
+  });
+
+  it('cuts off a client that sends its body too slowly (408), and keeps serving', async () => {
+    const slow = rawClient(port);
+    await connected(slow);
+    slow.socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
+    await slow.closed;
+    expect(slow.received()).to.match(/^HTTP\/1\.1 408 /);
+    expect(await modelsStatus()).to.equal(401);
+  });
+
+  it('refuses a declared Content-Length over bodyLimit with 413 before the body is read, and closes the connection', async () => {
+    const client = rawClient(port);
+    await connected(client);
+    client.socket.write('POST /api/v1/auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 300000000\r\n\r\n');
+    await client.closed;
+    const answer = client.received();
+    expect(answer).to.match(/^HTTP\/1\.1 413 /);
+    expect(answer).to.match(/\r\nConnection: close\r\n/i);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+    expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers 413 instead of 100 Continue to a client that asks before sending a body too large', async () => {
+    const client = rawClient(port);
+    await connected(client);
+    client.socket.write('POST /api/v1/auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n');
+    await client.closed;
+    expect(client.received()).to.match(/^HTTP\/1\.1 413 /);
+    expect(client.received()).to.not.include('100 Continue');
+  });
+
+  it('still gives the go-ahead to a body within the limit', async () => {
+    const client = rawClient(port);
+    await connected(client);
+    const body = JSON.stringify({ email: 'continue@example.com', password: 'password-123' });
+    client.socket.write(`POST /api/v1/auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (client.received().includes('100 Continue')) {
+          client.socket.off('data', check);
+          resolve();
+        }
+      };
+      client.socket.on('data', check);
+      check();
+    });
+    client.socket.write(body);
+    await client.closed;
+    expect(client.received()).to.match(/HTTP\/1\.1 200 /);
+  });
+});
