@@ -162,10 +162,10 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   const results = config.cache.results;
   const cached = new CachedSynthesis(
     container.resolve<SynthesisService>(TOKENS.synthesis),
-    new ResultCache({ maxBytes: results.maxBytes, ttlMs: results.ttlMs }),
+    shared.resultIndex ?? new ResultCache({ maxBytes: results.maxBytes, ttlMs: results.ttlMs }),
     cacheStorage(container.resolve<AudioStore>(TOKENS.audioStore)),
     logger,
-    { maxStreamBytes: Math.floor(results.maxBytes / 16) },
+    { maxStreamBytes: Math.floor(results.maxBytes / 16), sharedFlight: shared.sharedFlight },
   );
   const router = container.resolve<ModelRouter>(TOKENS.router);
   const lists = modelLists(catalog, router);
@@ -317,8 +317,8 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
     ),
   });
   container.register(TOKENS.audioStore, { useValue: audioStore });
-  // Counters in this process's memory: each replica limits on its own (a Redis store is the next step).
-  container.register(TOKENS.windowCounters, { useFactory: instanceCachingFactory(() => new MemoryWindowCounters()) });
+  // With Redis the replicas count together; else in this process's memory.
+  container.register(TOKENS.windowCounters, { useFactory: instanceCachingFactory(() => shared.counters ?? new MemoryWindowCounters()) });
   container.register(TOKENS.limiter, {
     useFactory: instanceCachingFactory((scope) => {
       const store = scope.resolve<AccountStore>(TOKENS.accountStore);

@@ -3,7 +3,8 @@ import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
-import type { CachedResult, ResultCache } from './result-cache';
+import type { CachedResult } from './result-cache';
+import type { ResultIndex, SharedFlight } from './result-index';
 import { resultCacheKey } from './result-cache-key';
 
 /** The audio store as the cache needs it. */
@@ -22,6 +23,8 @@ export interface Synthesizer {
 export interface CachedSynthesisOptions {
   /** A stream longer than this is not kept (whole files always are). */
   readonly maxStreamBytes: number;
+  /** Single-flight across replicas (Redis); without it, identical requests share work within this process only. */
+  readonly sharedFlight?: SharedFlight;
 }
 
 /** Pieces a cached answer is streamed in. */
@@ -33,11 +36,12 @@ const PIECE_BYTES = 64 * 1024;
  * answer streams the stored bytes. Identical concurrent file requests share one synthesis.
  */
 export class CachedSynthesis {
-  private readonly inFlight = new Map<string, Promise<SynthesisResult>>();
+  /** Undefined: another replica made it. */
+  private readonly inFlight = new Map<string, Promise<SynthesisResult | undefined>>();
 
   constructor(
     private readonly synthesizer: Synthesizer,
-    private readonly cache: ResultCache,
+    private readonly cache: ResultIndex,
     private readonly storage: CacheStorage,
     private readonly logger: Logger,
     private readonly options: CachedSynthesisOptions,
@@ -55,22 +59,45 @@ export class CachedSynthesis {
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
-    const synthesis = this.synthesizer.synthesize(request, { requestId: context.requestId, accountId: context.accountId });
+    const synthesis = this.synthesizeOnce(key, request, context);
     this.inFlight.set(key, synthesis);
+    let result: SynthesisResult | undefined;
     try {
-      const result = await synthesis;
-      this.cache.set(key, toCached(result));
-      return { ...result, cache: 'miss' };
+      result = await synthesis;
     } finally {
       this.inFlight.delete(key);
     }
+    if (result) return { ...result, cache: 'miss' };
+    // Another replica made it meanwhile; should its file be gone already, this one makes it.
+    return (await this.copyOfHit(key, context.accountId)) ?? { ...(await this.synthesizeAndRemember(key, request, context)), cache: 'miss' };
+  }
+
+  /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
+  private async synthesizeOnce(key: string, request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult | undefined> {
+    const flight = this.options.sharedFlight;
+    if (!flight) return this.synthesizeAndRemember(key, request, context);
+    const release = await flight.acquire(key);
+    if (!release) return undefined;
+    try {
+      // The previous holder may have finished just before this one took the lock.
+      if (await this.cache.get(key)) return undefined;
+      return await this.synthesizeAndRemember(key, request, context);
+    } finally {
+      await release();
+    }
+  }
+
+  private async synthesizeAndRemember(key: string, request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult> {
+    const result = await this.synthesizer.synthesize(request, { requestId: context.requestId, accountId: context.accountId });
+    await this.cache.set(key, toCached(result));
+    return result;
   }
 
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
     if (context.useCache === false) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
     await this.inFlight.get(key)?.catch(() => undefined);
-    const cached = this.cache.get(key);
+    const cached = await this.cache.get(key);
     const bytes = cached && (await this.readHit(key, cached));
     if (cached && bytes) return { ...describe(cached), ...streamOf(bytes, cached.sampleRate), cache: 'hit' };
     const live = await this.synthesizer.stream(request, context);
@@ -79,7 +106,7 @@ export class CachedSynthesis {
 
   /** A new file with a hit's bytes, for this requester alone. */
   private async copyOfHit(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
-    const cached = this.cache.get(key);
+    const cached = await this.cache.get(key);
     if (!cached) return undefined;
     const bytes = await this.readHit(key, cached);
     if (!bytes) return undefined;
@@ -89,7 +116,7 @@ export class CachedSynthesis {
 
   private async readHit(key: string, cached: CachedResult): Promise<Uint8Array | undefined> {
     const bytes = await this.storage.read(cached.fileName);
-    if (!bytes) this.cache.forget(key);
+    if (!bytes) await this.cache.forget(key);
     return bytes;
   }
 
@@ -107,7 +134,7 @@ export class CachedSynthesis {
     if (kept > this.options.maxStreamBytes) return;
     try {
       const saved = await this.storage.save(Buffer.concat(pieces), live.format, live.progress.sampleRate);
-      this.cache.set(key, { ...describe(live), ...saved, sampleRate: live.progress.sampleRate });
+      await this.cache.set(key, { ...describe(live), ...saved, sampleRate: live.progress.sampleRate });
     } catch (error) {
       this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
     }

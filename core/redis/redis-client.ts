@@ -15,7 +15,12 @@ export interface RedisClientOptions {
   readonly logger?: RedisLogger;
   /** A name for the logs: `redis publisher`, `redis subscriber`. */
   readonly role: string;
+  /** What the replica does meanwhile, for the one warning of an outage. */
+  readonly whileAway?: string;
 }
+
+/** A command on the request path gives up after this long (Redis reachable but not answering). */
+const REQUEST_PATH_COMMAND_TIMEOUT_MS = 500;
 
 /** Reconnects forever, at most every two seconds: Redis coming back is picked up by itself. */
 const retryStrategy = (attempt: number): number => Math.min(100 * attempt, 2000);
@@ -29,6 +34,7 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
     retryStrategy,
     enableOfflineQueue: options.queueWhileDisconnected,
     maxRetriesPerRequest: options.queueWhileDisconnected ? null : 0,
+    ...(!options.queueWhileDisconnected && { commandTimeout: REQUEST_PATH_COMMAND_TIMEOUT_MS }),
     connectTimeout: 2000,
     // A replica starts even when Redis is down; it connects when Redis is there.
     lazyConnect: false,
@@ -37,7 +43,7 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
   client.on('error', (error: Error) => {
     if (!healthy) return;
     healthy = false;
-    options.logger?.warn(`${options.role}: Redis is unreachable, working without it until it returns`, { error: error.message });
+    options.logger?.warn(`${options.role}: Redis is unreachable, ${options.whileAway ?? 'working without it'} until it returns`, { error: error.message });
   });
   client.on('ready', () => {
     if (healthy) return;

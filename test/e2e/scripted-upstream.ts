@@ -20,7 +20,9 @@ export type SpeechStep =
   /** 200, then one byte every 20 ms, never finishing. */
   | { readonly kind: 'drip' }
   /** A 16-bit mono WAV file (22,050 Hz), whatever format was asked. */
-  | { readonly kind: 'wav' };
+  | { readonly kind: 'wav' }
+  /** The audio, once the test lets it go (a request still in the works while others arrive). */
+  | { readonly kind: 'held'; readonly until: Promise<unknown> };
 
 export const step = {
   audio: { kind: 'audio' },
@@ -32,6 +34,7 @@ export const step = {
   drip: { kind: 'drip' },
   wav: { kind: 'wav' },
   status: (status: number, body = '', headers: Record<string, string> = {}): SpeechStep => ({ kind: 'status', status, body, headers }),
+  held: (until: Promise<unknown>): SpeechStep => ({ kind: 'held', until }),
 } as const satisfies Record<string, SpeechStep | ((...args: never[]) => SpeechStep)>;
 
 const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
@@ -124,6 +127,9 @@ export class ScriptedUpstream {
         response.writeHead(next.status, { 'content-type': 'application/json', ...next.headers }).end(next.body ?? '');
         return;
       case 'hang':
+        return;
+      case 'held':
+        void next.until.then(() => this.play(step.audio, format, request, response));
         return;
       case 'reset':
         request.socket.destroy();

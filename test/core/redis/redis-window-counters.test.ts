@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { RedisWindowCounters, SynthesisLimiter } from '../../../core';
+import { ownRedis, sharedRedis } from '../../support/servers/shared-servers';
+import { eventually } from '../../support/eventually';
+import { connected, disconnected, readyClient, recordingLogger } from './redis-test-clients';
+
+describe('core/redis RedisWindowCounters (rate-limiter-flexible on Redis)', () => {
+  const clients: Redis[] = [];
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.disconnect();
+  });
+
+  async function replicaCounters(url: string, prefix: string, logger?: ReturnType<typeof recordingLogger>): Promise<RedisWindowCounters> {
+    const client = await readyClient(url, logger, 'redis (limits)');
+    clients.push(client);
+    return new RedisWindowCounters(client, prefix);
+  }
+
+  it('counts across replicas: adds, takes back, peeks and resets one shared window', async () => {
+    const { url } = await sharedRedis();
+    const prefix = `${randomUUID()}:`;
+    const [a, b] = await Promise.all([replicaCounters(url, prefix), replicaCounters(url, prefix)]);
+    expect((await a.add('rpm:account:1', 1, 60)).count).to.equal(1);
+    const second = await b.add('rpm:account:1', 2, 60);
+    expect(second.count).to.equal(3);
+    expect(second.msBeforeReset).to.be.within(1, 60_000);
+    await a.subtract('rpm:account:1', 1, 60);
+    expect((await b.peek('rpm:account:1', 60)).count).to.equal(2);
+    // Another window length is another counter; another prefix another gateway.
+    expect((await a.peek('rpm:account:1', 3600)).count).to.equal(0);
+    expect((await (await replicaCounters(url, `${randomUUID()}:`)).peek('rpm:account:1', 60)).count).to.equal(0);
+    await b.reset('rpm:account:1', 60);
+    expect(await a.peek('rpm:account:1', 60)).to.deep.equal({ count: 0, msBeforeReset: 0 });
+  });
+
+  it('a limit of N requests holds for the replicas together: the next one is refused on either', async () => {
+    const { url } = await sharedRedis();
+    const prefix = `${randomUUID()}:`;
+    const limiterOn = (counters: RedisWindowCounters) => new SynthesisLimiter({ limits: { requestsPerMinute: 3, perKey: {} }, counters, accountLimits: async () => ({}) });
+    const [a, b] = (await Promise.all([replicaCounters(url, prefix), replicaCounters(url, prefix)])).map(limiterOn);
+    const caller = { accountId: 'account-1', keyId: 'key-1' };
+    const allowed = [await a.admit(caller, 5), await b.admit(caller, 5), await a.admit(caller, 5)];
+    expect(allowed.map((verdict) => verdict.refusal)).to.deep.equal([undefined, undefined, undefined]);
+    expect(allowed.map((verdict) => verdict.limits[0].remaining)).to.deep.equal([2, 1, 0]);
+    for (const replica of [a, b]) {
+      const refused = await replica.admit(caller, 5);
+      expect(refused.refusal?.status).to.equal(429);
+      expect(refused.refusal?.retryAfterSeconds).to.be.within(1, 60);
+    }
+  });
+
+  it('fails open while Redis is away (counted in memory, one warning), and counts in Redis again once it is back', async () => {
+    const redis = await ownRedis();
+    const prefix = `${randomUUID()}:`;
+    const logger = recordingLogger();
+    const a = await replicaCounters(redis.url, prefix, logger);
+    const b = await replicaCounters(redis.url, prefix);
+    const [clientA, clientB] = clients.slice(-2);
+    await a.add('rpm:account:1', 5, 60);
+    await redis.stop();
+    await Promise.all([disconnected(clientA), disconnected(clientB)]);
+    await eventually(() => {
+      expect(logger.warnings).to.have.length(1);
+    }, 500);
+    // Served from the insurance limiter in this process's memory: it starts from zero.
+    for (let request = 1; request <= 20; request += 1) expect((await a.add('rpm:account:1', 1, 60)).count).to.equal(request);
+    await a.subtract('rpm:account:1', 1, 60);
+    expect((await a.peek('rpm:account:1', 60)).count).to.equal(19);
+    expect(logger.warnings.filter((message) => message.includes('Redis is unreachable'))).to.have.length(1);
+    await redis.resume();
+    await Promise.all([connected(clientA), connected(clientB)]);
+    // The restarted Redis is empty; both replicas count in it together again.
+    expect((await a.add('rpm:account:1', 1, 60)).count).to.equal(1);
+    expect((await b.add('rpm:account:1', 1, 60)).count).to.equal(2);
+    expect(logger.infos.filter((message) => message.includes('Redis is back'))).to.have.length(1);
+  });
+});
