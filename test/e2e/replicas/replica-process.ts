@@ -12,6 +12,25 @@ export interface SharedServices {
   readonly s3Endpoint: string;
   readonly bucket: string;
   readonly s3Prefix: string;
+  /** An OpenAI-compatible stand-in the replicas serve as model `tts-1` (voice `alloy`), beside espeak-ng. */
+  readonly upstreamUrl?: string;
+}
+
+/** The providers section: espeak-ng, and the stand-in when there is one. */
+function providersSection(upstreamUrl: string | undefined): string[] {
+  if (!upstreamUrl) return [];
+  return [
+    'providers:',
+    '  - plugin: espeak',
+    '  - plugin: openai-compatible',
+    '    id: stand-in',
+    '    options:',
+    `      baseUrl: ${upstreamUrl}`,
+    '      models: [tts-1]',
+    '      voices: [alloy]',
+    '      formats: [mp3, wav, pcm]',
+    '      pcmSampleRate: 24000',
+  ];
 }
 
 /** A gateway process (`node dist/server/main.js --config <file>`), as a load balancer would see it. */
@@ -59,6 +78,7 @@ export class ReplicaProcess {
         'logging:',
         '  level: warn',
         '  format: json',
+        ...providersSection(services.upstreamUrl),
         '',
       ].join('\n'),
     );

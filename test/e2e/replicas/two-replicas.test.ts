@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../../support/paths';
 import { S3Server } from '../../support/servers/s3-server';
 import { sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
-import { createKey, download, register, revokeKey, synthesize, type Answer } from './gateway-client';
+import { ScriptedUpstream, step } from '../scripted-upstream';
+import { createKey, download, register, revokeKey, synthesize, usage, type Answer } from './gateway-client';
 import { ReplicaProcess } from './replica-process';
 
 const BUCKET = 'tts-audio-replicas';
@@ -42,11 +43,13 @@ describe('e2e: two replicas on PostgreSQL + Redis + S3 (s3rver)', function () {
   let s3: S3Server;
   let a: ReplicaProcess;
   let b: ReplicaProcess;
+  let upstream: ScriptedUpstream;
 
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'tts-gateway-replicas-'));
     const [postgres, redis] = await Promise.all([sharedPostgres(), sharedRedis()]);
     s3 = await S3Server.start([BUCKET]);
+    upstream = await ScriptedUpstream.start();
     // Empty services: a new database, a new key prefix in Redis and in the bucket.
     const services = {
       databaseUrl: await postgres.createDatabase('replicas'),
@@ -55,6 +58,7 @@ describe('e2e: two replicas on PostgreSQL + Redis + S3 (s3rver)', function () {
       s3Endpoint: s3.endpoint,
       bucket: BUCKET,
       s3Prefix: `${randomUUID()}/`,
+      upstreamUrl: upstream.url,
     };
     // Started at the same moment: both migrate the empty database (one waits on the advisory lock).
     [a, b] = await Promise.all([ReplicaProcess.spawn('a', folder, services), ReplicaProcess.spawn('b', folder, services)]);
@@ -64,6 +68,7 @@ describe('e2e: two replicas on PostgreSQL + Redis + S3 (s3rver)', function () {
   after(async () => {
     await Promise.allSettled([a?.stop(), b?.stop()]);
     await s3?.stop();
+    await upstream?.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -112,6 +117,77 @@ describe('e2e: two replicas on PostgreSQL + Redis + S3 (s3rver)', function () {
     for (const replica of [a, b]) {
       const took = await within(1000, async () => (await synthesize(replica.baseUrl, thirdKey, 'Still allowed?')).status === 401);
       expect(took, `replica ${replica.name} still accepted the key`).to.not.equal(undefined);
+    }
+  });
+
+  /** Registers an account on `replica` and answers its key. */
+  async function account(replica: ReplicaProcess, email: string): Promise<string> {
+    const registered = await register(replica.baseUrl, email);
+    expect(registered.status, replica.log()).to.equal(200);
+    return registered.body.data?.apiKey as string;
+  }
+
+  it('rate limits are shared: 4 requests a minute allowed on A and B together, the next refused on either', async () => {
+    const limitedKey = await account(b, 'limited@example.com');
+    const cli = spawnSync(process.execPath, [join(projectRoot, 'dist', 'server', 'cli.js'), 'accounts', 'set-limits', '--email', 'limited@example.com', '--requests-per-minute', '4', '--config', a.configFile], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(cli.status, cli.stderr).to.equal(0);
+    const allowed: Answer[] = [];
+    for (const replica of [a, b, a, b]) allowed.push(await synthesize(replica.baseUrl, limitedKey, `Limited request on ${replica.name}, number ${allowed.length}.`));
+    expect(allowed.map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200]);
+    expect(allowed.map((answer) => /r=(\d+)/.exec(answer.headers.get('ratelimit') ?? '')?.[1])).to.deep.equal(['3', '2', '1', '0']);
+    for (const replica of [a, b]) {
+      const refused = await synthesize(replica.baseUrl, limitedKey, 'One too many.');
+      expect(refused.status, replica.name).to.equal(429);
+      expect(refused.body.error?.code).to.equal('TTS_ERR_RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(refused.headers.get('ratelimit-policy')).to.equal('"account-minute";q=4;w=60');
+    }
+  });
+
+  it('cache hits are shared: made on A, a hit on B with its own link, the upstream called once', async () => {
+    upstream.script();
+    const tts1 = { model: 'tts-1', voice: 'alloy' };
+    const made = await synthesize(a.baseUrl, apiKey, 'Made once, served twice.', tts1);
+    expect(made.status, a.log()).to.equal(200);
+    expect(made.headers.get('x-tts-cache')).to.equal('miss');
+    const hit = await synthesize(b.baseUrl, apiKey, 'Made once,   served twice.', tts1);
+    expect(hit.status, b.log()).to.equal(200);
+    expect(hit.headers.get('x-tts-cache')).to.equal('hit');
+    expect(upstream.speechAttempts).to.equal(1);
+    expect(hit.body.data!.audio_url).to.not.equal(made.body.data!.audio_url);
+    const [original, copy] = await Promise.all([download(b.baseUrl, made.body.data!.audio_url!), download(a.baseUrl, hit.body.data!.audio_url!)]);
+    expect(copy.status).to.equal(200);
+    expect(copy.bytes.equals(original.bytes)).to.equal(true);
+  });
+
+  it('identical requests on A and B at the same time make one upstream call', async () => {
+    let answerUpstream!: () => void;
+    upstream.script(step.held(new Promise<void>((resolve) => (answerUpstream = resolve))));
+    const tts1 = { model: 'tts-1', voice: 'alloy' };
+    const answers = Promise.all([a, b].map((replica) => synthesize(replica.baseUrl, apiKey, 'Asked on both replicas at once.', tts1)));
+    expect(await within(10_000, async () => upstream.speechAttempts === 1)).to.not.equal(undefined);
+    // Gives the other replica's request time to arrive and wait on the lock (the upstream would see it otherwise).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    answerUpstream();
+    const [fromA, fromB] = await answers;
+    expect([fromA.status, fromB.status]).to.deep.equal([200, 200]);
+    expect([fromA.headers.get('x-tts-cache'), fromB.headers.get('x-tts-cache')].sort()).to.deep.equal(['hit', 'miss']);
+    expect(upstream.speechAttempts).to.equal(1);
+  });
+
+  it('usage is shared: GET /api/v1/usage on either replica counts the requests of both', async () => {
+    const usageKey = await account(a, 'usage@example.com');
+    for (const replica of [a, b, b]) expect((await synthesize(replica.baseUrl, usageKey, `Counted on ${replica.name}.`)).status).to.equal(200);
+    for (const replica of [a, b]) {
+      // Each replica writes its usage rows once a second.
+      const took = await within(5000, async () => {
+        const report = await usage(replica.baseUrl, usageKey);
+        return (report.body.data?.totals as { requests?: number } | undefined)?.requests === 3;
+      });
+      expect(took, `usage on ${replica.name}`).to.not.equal(undefined);
     }
   });
 
