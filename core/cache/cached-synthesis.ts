@@ -33,7 +33,8 @@ const PIECE_BYTES = 64 * 1024;
 /**
  * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is a copy of the
  * stored bytes under the requester's own new name (no account learns another's link), a stream
- * answer streams the stored bytes. Identical concurrent file requests share one synthesis.
+ * answer streams the stored bytes. Identical concurrent file requests share one synthesis (across
+ * replicas too, given a shared index and flight).
  */
 export class CachedSynthesis {
   /** Undefined: another replica made it. */
