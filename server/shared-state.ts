@@ -33,7 +33,7 @@ export function connectSharedState(config: GatewayConfig, logger: Logger): Share
     whileAway: "rate limits are counted in each replica's memory and the result cache is bypassed",
   });
   const results = config.cache.results;
-  const sharedFlight = new RedisSharedFlight({ client, url, keyPrefix, logger });
+  const sharedFlight = new RedisSharedFlight({ client, url, keyPrefix });
   return {
     revocations,
     keyCacheTtlMs: KEY_CACHE_TTL_MS,

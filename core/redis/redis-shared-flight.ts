@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { ReleaseFlight, SharedFlight } from '../cache/result-index';
-import { createRedisClient, type RedisLogger } from './redis-client';
+import { createRedisClient } from './redis-client';
 
 export interface RedisSharedFlightOptions {
   /** The connection for commands; fails fast while Redis is away. */
@@ -10,7 +10,6 @@ export interface RedisSharedFlightOptions {
   readonly url: string;
   /** Prefix of every key and channel (config redis.keyPrefix). */
   readonly keyPrefix: string;
-  readonly logger?: RedisLogger;
   /** A lock lasts this long unless its holder renews it (it does, every third of it, while it works). */
   readonly lockTtlMs?: number;
   /** How often a waiter looks whether the lock is still there (a lost release message, a dead holder). */
@@ -45,7 +44,8 @@ export class RedisSharedFlight implements SharedFlight {
     this.lockPrefix = `${options.keyPrefix}cache:lock:`;
     this.lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-    this.subscriber = createRedisClient(options.url, { queueWhileDisconnected: true, logger: options.logger, role: 'result cache subscriber' });
+    // Not logged: the outage is told once, by the command connection's warning.
+    this.subscriber = createRedisClient(options.url, { queueWhileDisconnected: true, role: 'result cache subscriber' });
     this.subscriber.on('message', (channel: string, key: string) => {
       if (channel === this.channel) this.wake(key);
     });
