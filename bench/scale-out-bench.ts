@@ -1,7 +1,7 @@
 /**
  * Per-request cost of the replica setup (PostgreSQL + Redis) against the embedded one (SQLite,
  * memory), measured in the same run on throw-away servers, with the gateway's own classes: the
- * API-key authentication (cached per replica with Redis, read from SQLite when embedded), the
+ * API-key authentication (a per-process key cache in both setups, PostgreSQL or SQLite behind it), the
  * limit check (requests per minute and characters per day of the account, rate-limiter-flexible
  * on Redis or in memory) and the result-cache lookup (the index in Redis or in memory). Target:
  * <= 0.3 ms added at p50 for the three in sequence. Not a test: it prints figures and whether
