@@ -14,15 +14,8 @@ type FileOptions = {
 
 export type ConfigFile = FromSchema<typeof CONFIG_FILE_SCHEMA, FileOptions>;
 
-/** A duration as written: `30s`, `10m`, or a number of milliseconds. */
-export type Duration = ConfigFile['storage']['retention'];
-/** A size as written: `256kb`, or a number of bytes. */
-export type ByteSize = ConfigFile['server']['bodyLimit'];
-
 export type ProviderEntryFile = ConfigFile['providers'][number];
 /** A provider's own retry and breaker settings; absent fields inherit `resilience:`. */
 export type ResiliencePolicyFile = NonNullable<ProviderEntryFile['resilience']>;
 export type LimitValuesFile = ConfigFile['limits']['perKey'];
 export type S3StorageFile = NonNullable<ConfigFile['storage']['s3']>;
-export type AliasEntryFile = ConfigFile['aliases'][number];
-export type RouteEntryFile = ConfigFile['routes'][number];
