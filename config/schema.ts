@@ -1,63 +1,65 @@
-import type { SchemaObject } from 'ajv';
+import type { JSONSchema } from 'json-schema-to-ts';
 import { DEFAULT_ALIASES } from './default-aliases';
 
 /**
  * JSON Schema of the configuration file as people write it (units as text, `${VAR}` already
  * interpolated). Defaults live here, so a zero-config start and a partial file fill in the same
  * way. Durations and sizes use the custom formats `duration` and `byte-size` (config/units.ts).
+ * Written `as const`: the file's type is read off it (config-file.ts), so the two cannot drift.
  */
 
-const duration = (defaultValue: string): SchemaObject => ({
-  type: ['string', 'integer'],
-  format: 'duration',
-  minimum: 0,
-  default: defaultValue,
-});
+type Schema = Exclude<JSONSchema, boolean>;
 
-const byteSize = (defaultValue?: string): SchemaObject => ({
-  type: ['string', 'integer'],
-  format: 'byte-size',
-  minimum: 0,
-  ...(defaultValue === undefined ? {} : { default: defaultValue }),
-});
+const duration = <const Default extends string>(defaultValue: Default) =>
+  ({ type: ['string', 'integer'], format: 'duration', minimum: 0, default: defaultValue }) as const;
 
-const section = (properties: Record<string, SchemaObject>, required: string[] = []): SchemaObject => ({
-  type: 'object',
-  additionalProperties: false,
-  properties,
-  required,
-  default: {},
-});
+const byteSize = <const Default extends string>(defaultValue: Default) =>
+  ({ type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: defaultValue }) as const;
 
-const count = (minimum: number, maximum: number, defaultValue?: number): SchemaObject => ({
-  type: 'integer',
-  minimum,
-  maximum,
-  ...(defaultValue === undefined ? {} : { default: defaultValue }),
-});
+/** A size with no default: absent means no limit. */
+const optionalByteSize = () => ({ type: ['string', 'integer'], format: 'byte-size', minimum: 0 }) as const;
 
-/** Retry and breaker settings; `withDefaults` false for a provider's override (absent = inherit). */
-const resiliencePolicy = (withDefaults: boolean): Record<string, SchemaObject> => {
-  const maybe = (schema: SchemaObject): SchemaObject => {
-    if (withDefaults) return schema;
-    const { default: _ignored, ...rest } = schema;
-    return rest;
-  };
-  return {
-    retries: maybe(count(0, 10, 2)),
-    backoff: maybe(duration('200ms')),
-    maxBackoff: maybe(duration('5s')),
-    breaker: maybe(section({ failures: maybe(count(0, 10_000, 5)), halfOpenAfter: maybe(duration('30s')) })),
-  };
-};
+const section = <const Properties extends Readonly<Record<string, Schema>>>(properties: Properties) =>
+  ({ type: 'object', additionalProperties: false, properties, required: [], default: {} }) as const;
+
+const count = <const Minimum extends number, const Maximum extends number>(minimum: Minimum, maximum: Maximum) =>
+  ({ type: 'integer', minimum, maximum }) as const;
+
+const countWithDefault = <const Minimum extends number, const Maximum extends number, const Default extends number>(minimum: Minimum, maximum: Maximum, defaultValue: Default) =>
+  ({ type: 'integer', minimum, maximum, default: defaultValue }) as const;
+
+/** The same schema without its default: a provider's override, where absent means "inherit". */
+function withoutDefault<const Entry extends Schema>(schema: Entry): Omit<Entry, 'default'> {
+  const { default: _ignored, ...rest } = schema;
+  return rest;
+}
+
+/** Retry and breaker settings with their defaults (the `resilience:` section). */
+const resiliencePolicy = () =>
+  ({
+    retries: countWithDefault(0, 10, 2),
+    backoff: duration('200ms'),
+    maxBackoff: duration('5s'),
+    breaker: section({ failures: countWithDefault(0, 10_000, 5), halfOpenAfter: duration('30s') }),
+  }) as const;
+
+/** A provider's own retry and breaker settings: every field absent = the `resilience:` default. */
+const resilienceOverride = () =>
+  ({
+    retries: withoutDefault(countWithDefault(0, 10, 2)),
+    backoff: withoutDefault(duration('200ms')),
+    maxBackoff: withoutDefault(duration('5s')),
+    breaker: withoutDefault(section({ failures: withoutDefault(countWithDefault(0, 10_000, 5)), halfOpenAfter: withoutDefault(duration('30s')) })),
+  }) as const;
 
 /** Requests per minute and characters per day; absent = no limit. */
-const limitValues = (): Record<string, SchemaObject> => ({
-  requestsPerMinute: count(1, 1_000_000),
-  charactersPerDay: count(1, 1_000_000_000),
-});
+const limitValues = () =>
+  ({
+    requestsPerMinute: count(1, 1_000_000),
+    charactersPerDay: count(1, 1_000_000_000),
+  }) as const;
 
-const providerEntry: SchemaObject = {
+const providerEntry = {
   type: 'object',
   additionalProperties: false,
   required: ['plugin'],
@@ -67,7 +69,7 @@ const providerEntry: SchemaObject = {
     options: { type: 'object' },
     models: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     rename: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' } },
-    resilience: { type: 'object', additionalProperties: false, properties: resiliencePolicy(false) },
+    resilience: { type: 'object', additionalProperties: false, properties: resilienceOverride() },
     // The largest answer read from this provider; past it the call fails with 502 at once.
     maxResponseBytes: byteSize('256mb'),
     ifEnv: {
@@ -77,12 +79,12 @@ const providerEntry: SchemaObject = {
       minItems: 1,
     },
   },
-};
+} as const satisfies Schema;
 
-const modelName = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$', maxLength: 200 };
+const modelName = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$', maxLength: 200 } as const;
 
 /** A model name served by another model, with its own voice names. */
-const aliasEntry: SchemaObject = {
+const aliasEntry = {
   type: 'object',
   additionalProperties: false,
   required: ['model', 'target'],
@@ -91,10 +93,10 @@ const aliasEntry: SchemaObject = {
     target: modelName,
     voices: { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 200 }, default: {} },
   },
-};
+} as const satisfies Schema;
 
 /** A virtual model: its targets in order (fallback) or drawn by weight (loadbalance). */
-const routeEntry: SchemaObject = {
+const routeEntry = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'targets'],
@@ -116,9 +118,9 @@ const routeEntry: SchemaObject = {
       },
     },
   },
-};
+} as const satisfies Schema;
 
-export const CONFIG_FILE_SCHEMA: SchemaObject = {
+export const CONFIG_FILE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -180,20 +182,20 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       registration: { enum: ['open', 'closed'], default: 'open' },
       loginKeyTtl: duration('30d'),
       throttle: section({
-        failures: count(1, 10_000, 5),
-        addressFailures: count(1, 100_000, 20),
+        failures: countWithDefault(1, 10_000, 5),
+        addressFailures: countWithDefault(1, 100_000, 20),
         window: duration('15m'),
       }),
     }),
     resilience: section({
-      ...resiliencePolicy(true),
+      ...resiliencePolicy(),
       relisting: section({ initialDelay: duration('5s'), maxDelay: duration('5m') }),
     }),
     limits: section({
       ...limitValues(),
       perKey: section(limitValues()),
       // Bytes of audio files one account may have stored (until they expire); checked before synthesis.
-      storageBytes: byteSize(),
+      storageBytes: optionalByteSize(),
     }),
     cache: section({
       catalogTtl: duration('10m'),
@@ -236,4 +238,4 @@ export const CONFIG_FILE_SCHEMA: SchemaObject = {
       default: [{ plugin: 'espeak' }],
     },
   },
-};
+} as const satisfies Schema;

@@ -1,4 +1,10 @@
-/** The validated, frozen configuration the gateway runs with. */
+import type { ConfigFile } from './config-file';
+
+/**
+ * The validated, frozen configuration the gateway runs with: the file (its type read off the
+ * schema) with units converted to milliseconds and bytes. Choices (enums) take their values from
+ * the file type; schema-coverage.ts checks field by field that this and the schema agree.
+ */
 export interface GatewayConfig {
   readonly server: ServerConfig;
   readonly storage: StorageConfig;
@@ -58,7 +64,7 @@ export interface ServerConfig {
 
 export interface CorsConfig {
   /** Browser origins allowed to call the API: `*`, a list (exact matches), or none (no CORS headers). */
-  readonly origins: '*' | readonly string[];
+  readonly origins: ConfigFile['server']['cors']['origins'] | readonly string[];
 }
 
 export interface MetricsConfig {
@@ -69,7 +75,7 @@ export interface MetricsConfig {
 }
 
 export interface StorageConfig {
-  readonly driver: 'filesystem' | 's3';
+  readonly driver: ConfigFile['storage']['driver'];
   /** The folder of the filesystem driver. */
   readonly path: string;
   /** Set when the driver is s3. */
@@ -111,7 +117,7 @@ export interface DatabaseConfig {
 }
 
 export interface AuthConfig {
-  readonly registration: 'open' | 'closed';
+  readonly registration: ConfigFile['auth']['registration'];
   /** Lifetime of a key issued by login, in milliseconds. */
   readonly loginKeyTtlMs: number;
   readonly throttle: AuthThrottleConfig;
@@ -194,13 +200,13 @@ export interface ModelAliasConfig {
 
 export interface RouteConfig {
   readonly name: string;
-  readonly strategy: 'fallback' | 'loadbalance';
+  readonly strategy: ConfigFile['routes'][number]['strategy'];
   readonly targets: readonly { readonly model: string; readonly voices: Readonly<Record<string, string>>; readonly weight: number }[];
 }
 
 export interface LoggingConfig {
-  readonly level: 'error' | 'warn' | 'info' | 'debug';
-  readonly format: 'json' | 'pretty';
+  readonly level: ConfigFile['logging']['level'];
+  readonly format: NonNullable<ConfigFile['logging']['format']>;
 }
 
 /** One provider instance: `plugin` names a built-in, an npm package or a path. */

@@ -3,7 +3,7 @@
  */
 export * from './plugin/contract';
 export { definePlugin, type PluginDefinition } from './plugin/define-plugin';
-export type { OptionsSchema } from './plugin/options-schema-type';
+export type { OptionsSchema, OptionsFromSchema } from './plugin/options-schema-type';
 export * from './errors';
 export * from './http';
 export * from './workers';

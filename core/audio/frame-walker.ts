@@ -121,3 +121,19 @@ export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | u
   walker.push(bytes);
   return walker.cutShort ? `the ${format} audio ends in the middle of a frame (cut short?)` : undefined;
 }
+
+/**
+ * True when the bytes begin with `frames` whole MP3 or ADTS frames, each starting exactly where
+ * the one before ends (or the bytes end with fewer, all whole). One frame header can happen in
+ * raw samples by chance; a chain of them at the lengths their headers give cannot.
+ */
+export function startsWithFrameChain(bytes: Uint8Array, format: 'mp3' | 'aac', frames: number): boolean {
+  const reader = READERS[format]!;
+  let offset = 0;
+  for (let count = 0; count < frames && offset < bytes.length; count += 1) {
+    const read = reader(bytes, offset, false);
+    if (read === undefined || 'need' in read || offset + read.length > bytes.length) return false;
+    offset += read.length;
+  }
+  return offset > 0;
+}

@@ -2,7 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { GatewayError, gatewayError } from '../errors';
-import { unusableAudio } from './checked-audio';
+import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
 import type { ProviderAudioStream } from '../plugin/contract';
 import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';
 import type { SynthesisPlan } from './synthesis-plan';
@@ -31,6 +31,8 @@ export interface PieceSources {
   readonly callChunk: (index: number, signal: AbortSignal) => Promise<AudioChunk>;
   /** The provider's own stream for the whole text, when it has one and nothing is to be done. */
   readonly openProviderStream?: () => Promise<ProviderAudioStream>;
+  /** Told when the provider's stream turns out to be another container than its label (decoded as what it is). */
+  readonly onMislabelledStream?: (audio: CheckedChunk) => void;
   readonly provider: string;
   readonly signal: AbortSignal;
   readonly progress: StreamProgress;
@@ -110,13 +112,15 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
     }
     if (headBytes === 0) throw unusableAudio(sources.provider, 'empty audio');
     const headAudio = concat(head);
-    const sniffed = stream.format === 'pcm' ? 'pcm' : sniffAudioFormat(headAudio);
+    // Raw pcm has no signature: only a container's that cannot be samples overrides its label.
+    const sniffed = stream.format === 'pcm' ? (containerOnPcm(headAudio) ?? 'pcm') : sniffAudioFormat(headAudio);
     if (sniffed === undefined) throw unusableAudio(sources.provider, `bytes labelled ${stream.format} are no known audio format`);
-    if (stream.format === 'pcm' && !stream.sampleRate) throw unusableAudio(sources.provider, 'pcm without a sample rate');
+    if (sniffed === 'pcm' && !stream.sampleRate) throw unusableAudio(sources.provider, 'pcm without a sample rate');
     if (sniffed !== sources.output) {
       const rest = finished ? [] : await drain(iterator);
       finished = true;
-      const whole: AudioChunk = { audio: concat([headAudio, ...rest]), format: sniffed, sampleRate: stream.sampleRate };
+      const whole: CheckedChunk = { audio: concat([headAudio, ...rest]), format: sniffed, sampleRate: stream.sampleRate, ...(sniffed !== stream.format && { receivedAs: sniffed }) };
+      if (whole.receivedAs) sources.onMislabelledStream?.(whole);
       yield* encodeChunks(sources, async () => [whole]);
       return;
     }

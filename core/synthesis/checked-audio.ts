@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { readWavInfo } from '../audio/decode/wav-decoder';
 import { sniffAudioFormat } from '../audio';
-import { truncationOf } from '../audio/frame-walker';
+import { startsWithFrameChain, truncationOf } from '../audio/frame-walker';
 import { GatewayError, gatewayError } from '../errors';
 import type { Logger, ProviderAudio } from '../plugin/contract';
 import type { AudioChunk } from './ports';
@@ -9,8 +9,21 @@ import type { AudioChunk } from './ports';
 /** Containers whose signature cannot be raw samples by chance; a bare MPEG/ADTS sync can. */
 const UNMISTAKABLE_ON_PCM: ReadonlySet<AudioFormat> = new Set(['wav', 'flac', 'opus']);
 const ID3_TAG = [0x49, 0x44, 0x33];
+/** Bare MP3/ADTS frames in a row that make `pcm` bytes a stream of frames, not samples. */
+const FRAME_CHAIN_ON_PCM = 3;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+
+/** Provider audio after the check; `receivedAs` is set when the bytes were not what their label said. */
+export interface CheckedProviderAudio extends ProviderAudio {
+  /** The container the provider really sent (a WAV stripped to pcm included); absent when it matched. */
+  readonly receivedAs?: AudioFormat;
+}
+
+/** A checked chunk for the pipeline, with what the provider really sent when it was mislabelled. */
+export interface CheckedChunk extends AudioChunk {
+  readonly receivedAs?: AudioFormat;
+}
 
 /**
  * Trusts the bytes, not the label. A WAV header on `pcm` is parsed and stripped (its sample rate
@@ -19,14 +32,14 @@ const OPEN_BRACKET = 0x5b;
  * MP3/ADTS frame or Ogg page not whole), are the provider's fault: a
  * TTS_ERR_UPSTREAM_BAD_RESPONSE, which the retry layer retries.
  */
-export function checkedProviderAudio(instanceId: string, audio: ProviderAudio): ProviderAudio {
+export function checkedProviderAudio(instanceId: string, audio: ProviderAudio): CheckedProviderAudio {
   const checked = checkedLabel(instanceId, audio);
   const cut = truncationOf(checked.audio, checked.format);
   if (cut) throw unusableAudio(instanceId, cut);
   return checked;
 }
 
-function checkedLabel(instanceId: string, audio: ProviderAudio): ProviderAudio {
+function checkedLabel(instanceId: string, audio: CheckedProviderAudio): CheckedProviderAudio {
   const bytes = audio.audio;
   if (bytes.byteLength === 0) throw unusableAudio(instanceId, 'empty audio');
   const sniffed = sniffAudioFormat(bytes);
@@ -36,18 +49,30 @@ function checkedLabel(instanceId: string, audio: ProviderAudio): ProviderAudio {
   return relabelled(audio, sniffed);
 }
 
-function checkedPcm(instanceId: string, audio: ProviderAudio, sniffed: AudioFormat | undefined): ProviderAudio {
+function checkedPcm(instanceId: string, audio: CheckedProviderAudio, sniffed: AudioFormat | undefined): CheckedProviderAudio {
   const bytes = audio.audio;
   if (sniffed === 'wav') return pcmFromWav(instanceId, audio);
-  if (sniffed !== undefined && (UNMISTAKABLE_ON_PCM.has(sniffed) || startsWith(bytes, ID3_TAG))) return relabelled(audio, sniffed);
+  const container = containerOnPcm(bytes, sniffed);
+  if (container) return relabelled(audio, container);
   if (looksLikeJson(bytes)) throw unusableAudio(instanceId, 'text where pcm audio was expected');
   if (!audio.sampleRate) throw unusableAudio(instanceId, 'pcm without a sample rate');
   if (bytes.byteLength % 2 !== 0) throw unusableAudio(instanceId, 'pcm with an odd number of bytes (cut short?)');
   return audio;
 }
 
+/**
+ * The container that bytes labelled `pcm` are in, when their start cannot be samples: a WAV,
+ * FLAC or Ogg Opus signature, an ID3 tag, or a chain of whole MP3/ADTS frames.
+ */
+export function containerOnPcm(bytes: Uint8Array, sniffed = sniffAudioFormat(bytes)): AudioFormat | undefined {
+  if (sniffed === undefined) return undefined;
+  if (UNMISTAKABLE_ON_PCM.has(sniffed) || startsWith(bytes, ID3_TAG)) return sniffed;
+  if ((sniffed === 'mp3' || sniffed === 'aac') && startsWithFrameChain(bytes, sniffed, FRAME_CHAIN_ON_PCM)) return sniffed;
+  return undefined;
+}
+
 /** 16-bit mono WAV is pcm with a header: strip it. Anything else is decoded as the WAV it is. */
-function pcmFromWav(instanceId: string, audio: ProviderAudio): ProviderAudio {
+function pcmFromWav(instanceId: string, audio: CheckedProviderAudio): CheckedProviderAudio {
   let info: ReturnType<typeof readWavInfo>;
   try {
     info = readWavInfo(audio.audio);
@@ -61,14 +86,16 @@ function pcmFromWav(instanceId: string, audio: ProviderAudio): ProviderAudio {
     ...audio,
     audio: samples,
     sampleRate: info.sampleRate,
+    receivedAs: 'wav',
     warnings: [...audio.warnings, `pcm arrived with a WAV header: header stripped, its sample rate ${info.sampleRate} Hz used`],
   };
 }
 
-function relabelled(audio: ProviderAudio, actual: AudioFormat): ProviderAudio {
+function relabelled(audio: CheckedProviderAudio, actual: AudioFormat): CheckedProviderAudio {
   return {
     ...audio,
     format: actual,
+    receivedAs: actual,
     warnings: [...audio.warnings, `audio labelled ${audio.format} is ${actual}: decoded as ${actual}`],
   };
 }
@@ -91,14 +118,16 @@ function looksLikeJson(bytes: Uint8Array): boolean {
 
 /**
  * The checked audio as a chunk for the pipeline; what the check found out is logged (the retry
- * layer has usually checked already, and then there is nothing new to say).
+ * layer has usually checked already, and then there is nothing new to say). A mislabelled
+ * answer keeps `receivedAs` (from this check or the retry layer's), for `X-TTS-Applied`.
  */
-export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: Logger): AudioChunk {
+export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: Logger): CheckedChunk {
   const checked = checkedProviderAudio(instanceId, audio);
   if (checked.format !== audio.format || checked.audio !== audio.audio) {
     logger.warn('provider audio is not what its label says', { provider: instanceId, labelled: audio.format, actual: checked.format });
   }
-  return { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate };
+  const chunk = { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate };
+  return checked.receivedAs === undefined ? chunk : { ...chunk, receivedAs: checked.receivedAs };
 }
 
 /** A provider answer that is not usable audio: the provider's fault (502). */

@@ -99,9 +99,21 @@ function aacNeedsFfmpeg(): GatewayError {
 export interface AppliedPlan extends Readonly<Record<Adjustment, AppliedBy>> {
   readonly format: 'native' | 'transcoded';
   readonly chunks: number;
+  /** The container the provider really sent when it was not the one asked for (decoded as what it is). */
+  readonly received?: AudioFormat;
 }
 
 /** What a plan means for the client: who applied what. */
 export function appliedOf(plan: SynthesisPlan): AppliedPlan {
   return { ...plan.appliedBy, format: plan.formatBy, chunks: plan.chunks.length };
+}
+
+/**
+ * The plan as it turned out once the provider's audio was checked: a mislabelled answer names
+ * what it really was, and is transcoded unless its checked bytes are already the output format
+ * (a WAV header stripped from pcm).
+ */
+export function appliedAfterCheck(applied: AppliedPlan, output: AudioFormat, checked: { readonly format: AudioFormat; readonly receivedAs?: AudioFormat } | undefined): AppliedPlan {
+  if (checked?.receivedAs === undefined) return applied;
+  return { ...applied, format: checked.format === output ? applied.format : 'transcoded', received: checked.receivedAs };
 }

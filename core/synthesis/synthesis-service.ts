@@ -7,10 +7,10 @@ import { audioDurationSeconds } from './audio-duration';
 import { AudioDurationLimit } from './audio-duration-limit';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
-import { checkProviderAudio } from './checked-audio';
+import { checkProviderAudio, type CheckedChunk } from './checked-audio';
 import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
-import { appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
+import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
 /** Chunks a stream synthesizes ahead of the one being sent: enough to hide a call's latency. */
@@ -112,7 +112,8 @@ export class SynthesisService {
         signal.throwIfAborted();
         const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
         const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
-        return { ...stored, ...this.describe(prepared, applied), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
+        const checked = appliedAfterCheck(applied, request.format, chunks.find((chunk) => chunk.receivedAs !== undefined));
+        return { ...stored, ...this.describe(prepared, checked), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
       });
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
@@ -141,6 +142,8 @@ export class SynthesisService {
     const stop = new AbortController();
     const signal = context.signal ? AbortSignal.any([context.signal, stop.signal]) : stop.signal;
     const progress: StreamProgress = { bytes: 0 };
+    // The first provider audio, once checked: a mislabelled one is named in `X-TTS-Applied`.
+    let firstAudio: CheckedChunk | undefined;
     let pieces: AsyncGenerator<Uint8Array> | undefined;
     try {
       const prepared = await this.prepare(request, target, startSignal);
@@ -154,7 +157,12 @@ export class SynthesisService {
         engine: this.audioEngine,
         lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
         // Only the first call may be refused for load: later ones continue a stream already under way.
-        callChunk: (index, cancel) => this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index > 0),
+        callChunk: async (index, cancel) => {
+          const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index > 0);
+          if (index === 0) firstAudio = chunk;
+          return chunk;
+        },
+        onMislabelledStream: (chunk) => (firstAudio = chunk),
         openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
         provider: prepared.resolved.instance.instanceId,
         signal,
@@ -163,7 +171,8 @@ export class SynthesisService {
         checkDuration: (seconds) => this.durationLimit?.check(seconds),
       });
       const first = await abortable(pieces.next(), startSignal);
-      return { ...this.describe(prepared, applied), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
+      const checked = appliedAfterCheck(applied, request.format, firstAudio);
+      return { ...this.describe(prepared, checked), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
     } catch (error) {
       stop.abort();
       void pieces?.return(undefined).catch(() => undefined);
@@ -249,7 +258,7 @@ export class SynthesisService {
   }
 
   /** One provider call under its own deadline, its audio checked; a `continuation` is never refused for load. */
-  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, continuation: boolean): Promise<AudioChunk> {
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, continuation: boolean): Promise<CheckedChunk> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const deadlineAt = Date.now() + this.options.timeoutMs;
     try {
@@ -267,7 +276,7 @@ export class SynthesisService {
    * added up as it arrives: past `maxAudioDuration`, or at the first failure, the calls still
    * running are cancelled.
    */
-  private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, deadline: number): Promise<AudioChunk[]> {
+  private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, deadline: number): Promise<CheckedChunk[]> {
     const failFast = new AbortController();
     const chunkSignal = AbortSignal.any([signal, failFast.signal]);
     const tally = this.durationLimit?.tally(plan.dsp.speed);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { sniffAudioFormat } from '../../core';
+import { decodeAudio, sniffAudioFormat } from '../../core';
 import { readWavInfo } from '../../core/audio/decode/wav-decoder';
 import { expectErrorEnvelope } from '../server/support/test-app';
 import { startFaultGateway, type FaultGateway } from './fault-gateway';
@@ -49,6 +49,8 @@ describe('e2e: fault injection through openai-compatible', function () {
       ['a truncated body then audio', [step.truncated, step.audio], 200, undefined, 2],
       ['a hang (each attempt cut by the provider timeout)', [step.hang, step.hang, step.hang], 504, 'TTS_ERR_TIMEOUT', 3],
       ['a slow drip then audio', [step.drip, step.audio], 200, undefined, 2],
+      ['bytes of no known audio format, then audio', [step.noise, step.audio], 200, undefined, 2],
+      ['bytes of no known audio format three times', [step.noise, step.noise, step.noise], 502, 'TTS_ERR_UPSTREAM_BAD_RESPONSE', 3],
     ];
     for (const [name, steps, status, code, attempts] of cases) {
       it(`${name}: ${status} after ${attempts} upstream attempt(s)${status === 200 ? '' : ', nothing stored'}`, async () => {
@@ -90,11 +92,11 @@ describe('e2e: fault injection through openai-compatible', function () {
       expect(upstream.speechAttempts).to.equal(1);
     });
 
-    const streamRequest = () =>
+    const streamRequest = (format = 'mp3') =>
       request(subject.gateway.app)
         .post('/api/v1/common/tts-stream')
         .set('X-API-Key', subject.apiKey)
-        .send({ model: 'tts-1', voice: 'alloy', text: 'Hello from the fault suite.', format: 'mp3' })
+        .send({ model: 'tts-1', voice: 'alloy', text: 'Hello from the fault suite.', format })
         .buffer(true)
         .parse((stream, done) => {
           const parts: Buffer[] = [];
@@ -135,6 +137,67 @@ describe('e2e: fault injection through openai-compatible', function () {
       expect(Number(/rate=(\d+)/.exec(String(file.headers['content-type']))?.[1])).to.equal(WAV_STEP_RATE);
       expect(Buffer.compare(file.body as Buffer, Buffer.from(samples))).to.equal(0);
       expect(response.body.data.file_size).to.equal(samples.byteLength);
+      // The samples went out as they came (native), and the header says they came in a WAV.
+      expect(response.headers['x-tts-applied']).to.equal('speed=default; pitch=default; volume=default; format=native; chunks=1; received=wav');
+    });
+
+    const download = (audioUrl: string) =>
+      request(subject.gateway.app)
+        .get(new URL(audioUrl).pathname)
+        .buffer(true)
+        .parse((stream, done) => {
+          const parts: Buffer[] = [];
+          stream.on('data', (part: Buffer) => parts.push(part));
+          stream.on('end', () => done(null, Buffer.concat(parts)));
+        });
+
+    it('mp3 asked, a WAV answered: decoded as the WAV it is, encoded to mp3, and X-TTS-Applied says so', async () => {
+      upstream.script(step.wav);
+      const response = await subject.synthesize({ format: 'mp3' });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(upstream.speechAttempts).to.equal(1);
+      expect(response.headers['x-tts-applied']).to.equal('speed=default; pitch=default; volume=default; format=transcoded; chunks=1; received=wav');
+      const file = await download(response.body.data.audio_url);
+      expect(sniffAudioFormat(new Uint8Array(file.body as Buffer))).to.equal('mp3');
+      const stored = await decodeAudio(new Uint8Array(file.body as Buffer), 'mp3');
+      // A quarter of a second of tone, give or take the encoder's padding.
+      expect(stored.samples.length / stored.sampleRate).to.be.within(0.2, 0.35);
+    });
+
+    it('pcm asked, an mp3 answered: decoded to its samples, and X-TTS-Applied says so', async () => {
+      upstream.script(step.other('mp3'));
+      const response = await subject.synthesize({ format: 'pcm' });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(upstream.speechAttempts).to.equal(1);
+      expect(response.headers['x-tts-applied']).to.equal('speed=default; pitch=default; volume=default; format=transcoded; chunks=1; received=mp3');
+      const file = await download(response.body.data.audio_url);
+      const decoded = await decodeAudio(upstream.audioBytes('mp3'), 'mp3');
+      const rate = Number(/rate=(\d+)/.exec(String(file.headers['content-type']))?.[1]);
+      const stored = (file.body as Buffer).byteLength;
+      // The stored bytes are the mp3's samples (16-bit mono), not the mp3 file itself.
+      expect(sniffAudioFormat(new Uint8Array(file.body as Buffer))).to.equal(undefined);
+      expect(stored / 2 / rate).to.be.closeTo(decoded.samples.length / decoded.sampleRate, 0.01);
+    });
+
+    it('tts-stream: mp3 asked, a WAV answered: the stream is the WAV encoded to mp3, and X-TTS-Applied says so', async () => {
+      upstream.script(step.wav);
+      const response = await streamRequest();
+      expect(response.status).to.equal(200);
+      expect(upstream.speechAttempts).to.equal(1);
+      expect(response.headers['x-tts-applied']).to.equal('speed=default; pitch=default; volume=default; format=transcoded; chunks=1; received=wav');
+      expect(sniffAudioFormat(new Uint8Array(response.body as Buffer))).to.equal('mp3');
+    });
+
+    it('tts-stream: pcm asked, a WAV answered: the stream is its samples, without the header', async () => {
+      upstream.script(step.wav);
+      const response = await streamRequest('pcm');
+      expect(response.status).to.equal(200);
+      expect(response.headers['x-tts-applied']).to.equal('speed=default; pitch=default; volume=default; format=transcoded; chunks=1; received=wav');
+      expect(Number(/rate=(\d+)/.exec(String(response.headers['content-type']))?.[1])).to.equal(WAV_STEP_RATE);
+      const body = response.body as Buffer;
+      const info = readWavInfo(upstream.wavBytes);
+      expect(sniffAudioFormat(new Uint8Array(body))).to.equal(undefined);
+      expect(body.byteLength).to.equal(info.dataBytes);
     });
   });
 

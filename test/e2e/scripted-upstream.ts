@@ -22,7 +22,11 @@ export type SpeechStep =
   /** A 16-bit mono WAV file (22,050 Hz), whatever format was asked. */
   | { readonly kind: 'wav' }
   /** The audio, once the test lets it go (a request still in the works while others arrive). */
-  | { readonly kind: 'held'; readonly until: Promise<unknown> };
+  | { readonly kind: 'held'; readonly until: Promise<unknown> }
+  /** Another format's audio, under the content type of the format asked (a mislabelled answer). */
+  | { readonly kind: 'other'; readonly format: AudioFormat }
+  /** 200 with bytes of no known audio format (neither audio nor JSON) under the asked content type. */
+  | { readonly kind: 'noise' };
 
 export const step = {
   audio: { kind: 'audio' },
@@ -33,6 +37,8 @@ export const step = {
   truncated: { kind: 'truncated' },
   drip: { kind: 'drip' },
   wav: { kind: 'wav' },
+  noise: { kind: 'noise' },
+  other: (format: AudioFormat): SpeechStep => ({ kind: 'other', format }),
   status: (status: number, body = '', headers: Record<string, string> = {}): SpeechStep => ({ kind: 'status', status, body, headers }),
   held: (until: Promise<unknown>): SpeechStep => ({ kind: 'held', until }),
 } as const satisfies Record<string, SpeechStep | ((...args: never[]) => SpeechStep)>;
@@ -87,6 +93,11 @@ export class ScriptedUpstream {
     return this.wav;
   }
 
+  /** The audio the stand-in sends for `format` (the `audio` and `other` steps). */
+  audioBytes(format: AudioFormat): Uint8Array {
+    return this.audio[format];
+  }
+
   /** Replaces the script: the next speech calls take these steps in order. */
   script(...steps: SpeechStep[]): void {
     this.steps = [...steps];
@@ -123,6 +134,17 @@ export class ScriptedUpstream {
       case 'wav':
         response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': this.wav.byteLength }).end(this.wav);
         return;
+      case 'other': {
+        const other = this.audio[next.format];
+        response.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-length': other.byteLength }).end(other);
+        return;
+      }
+      case 'noise': {
+        // Text-like bytes that match no audio signature and do not parse as JSON.
+        const noise = Buffer.from('<html><body>upstream proxy error</body></html>'.repeat(20));
+        response.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-length': noise.byteLength }).end(noise);
+        return;
+      }
       case 'status':
         response.writeHead(next.status, { 'content-type': 'application/json', ...next.headers }).end(next.body ?? '');
         return;

@@ -1,41 +1,42 @@
 import Ajv from 'ajv';
 import { expect } from 'chai';
-import type { OptionsSchema } from '../../../core';
+import type { OptionsFromSchema, OptionsSchema } from '../../../core';
 import { PluginLoadError } from '../../../core/plugin/plugin-load-error';
 import { validatePluginOptions } from '../../../core/plugin/validate-plugin-options';
 
-/** Options as a plugin's create() receives them: defaults filled, optional keys maybe absent. */
-interface AcmeOptions {
-  readonly apiKey: string;
-  readonly baseUrl: string;
-  readonly region?: string;
-  readonly voices?: readonly { readonly id: string; readonly name?: string }[];
-}
-
-const acmeSchema: OptionsSchema<AcmeOptions> = {
+const acmeSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['apiKey'],
   properties: {
     apiKey: { type: 'string', minLength: 1 },
     baseUrl: { type: 'string', default: 'https://api.acme.test' },
-    region: { nullable: true, type: 'string', minLength: 1 },
+    region: { type: 'string', minLength: 1 },
     voices: {
-      nullable: true,
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' }, name: { nullable: true, type: 'string' } } },
+      items: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
     },
   },
-};
+} as const satisfies OptionsSchema;
+
+/** Options as a plugin's create() receives them: defaults filled, optional keys maybe absent. */
+type AcmeOptions = OptionsFromSchema<typeof acmeSchema>;
 
 describe('core/plugin: options typed by their schema', () => {
-  it('rejects, at compile time, a schema that has drifted from the options type', () => {
+  it('reads the options type off the schema, so the two cannot drift apart', () => {
     // Each line below is a compile error; `npm run build` fails if TypeScript accepts one.
-    // @ts-expect-error: the type's `region` is missing from the schema's properties
-    const missing: OptionsSchema<AcmeOptions> = { type: 'object', required: ['apiKey'], properties: { apiKey: { type: 'string' }, baseUrl: { type: 'string' }, voices: acmeSchema.properties.voices } };
-    // @ts-expect-error: `baseUrl` is a string in the type, a number in the schema
-    const retyped: OptionsSchema<AcmeOptions> = { ...acmeSchema, properties: { ...acmeSchema.properties, baseUrl: { type: 'integer' } } };
-    expect([missing, retyped]).to.have.length(2);
+    // @ts-expect-error: the schema requires `apiKey`
+    const noKey: AcmeOptions = { baseUrl: 'https://api.acme.test' };
+    // @ts-expect-error: `baseUrl` has a default, so create() always receives it
+    const noDefault: AcmeOptions = { apiKey: 'k' };
+    // @ts-expect-error: `baseUrl` is a string in the schema, not a number
+    const retyped: AcmeOptions = { apiKey: 'k', baseUrl: 1 };
+    // @ts-expect-error: the schema has no `regoin` (additionalProperties: false)
+    const typo: AcmeOptions = { apiKey: 'k', baseUrl: 'https://api.acme.test', regoin: 'eu' };
+    // @ts-expect-error: a voice needs its `id`
+    const voiceWithoutId: AcmeOptions = { apiKey: 'k', baseUrl: 'https://api.acme.test', voices: [{ name: 'Amy' }] };
+    const full: AcmeOptions = { apiKey: 'k', baseUrl: 'https://api.acme.test', region: 'eu', voices: [{ id: 'amy', name: 'Amy' }] };
+    expect([noKey, noDefault, retyped, typo, voiceWithoutId, full]).to.have.length(6);
   });
 
   it('validates and fills defaults as the type says', () => {

@@ -43,6 +43,7 @@ describe('core/synthesis checkedProviderAudio: the bytes, not the label', () => 
     expect(checked.audio.byteLength).to.equal(wav.byteLength - 44);
     expect(Buffer.from(checked.audio).equals(Buffer.from(wav.subarray(44)))).to.equal(true);
     expect(checked.warnings.join(' ')).to.include('WAV header').and.include('16000');
+    expect(checked.receivedAs).to.equal('wav');
   });
 
   it('takes a WAV sent as pcm that is not 16-bit mono as the WAV it is', () => {
@@ -55,8 +56,25 @@ describe('core/synthesis checkedProviderAudio: the bytes, not the label', () => 
     const checked = checkedProviderAudio('kokoro', audioOf(recorded.wav, 'mp3'));
     expect(checked.format).to.equal('wav');
     expect(checked.warnings).to.deep.equal(['audio labelled mp3 is wav: decoded as wav']);
+    expect(checked.receivedAs).to.equal('wav');
     expect(checkedProviderAudio('kokoro', audioOf(recorded.flac, 'pcm', 24_000)).format).to.equal('flac');
     expect(checkedProviderAudio('kokoro', audioOf(recorded.opus, 'pcm', 24_000)).format).to.equal('opus');
+  });
+
+  it('takes bare MP3 frames (no ID3 tag) sent as pcm as the MP3 they are', () => {
+    const tagged = recorded.mp3;
+    const tagLength = 10 + ((tagged[6] << 21) | (tagged[7] << 14) | (tagged[8] << 7) | tagged[9]);
+    const checked = checkedProviderAudio('kokoro', audioOf(tagged.subarray(tagLength), 'pcm', 24_000));
+    expect(checked.format).to.equal('mp3');
+    expect(checked.receivedAs).to.equal('mp3');
+  });
+
+  it('keeps pcm whose first bytes look like one MP3 frame header by chance as pcm', () => {
+    // A valid MPEG-2 layer III header, then samples where the next frame header would be.
+    const samples = new Uint8Array(2000);
+    samples.set([0xff, 0xf3, 0x44, 0xc4]);
+    const audio = audioOf(samples, 'pcm', 24_000);
+    expect(checkedProviderAudio('kokoro', audio)).to.equal(audio);
   });
 
   it('keeps audio that is what it says unchanged', () => {

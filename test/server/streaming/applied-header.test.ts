@@ -7,4 +7,10 @@ describe('server X-TTS-Applied', () => {
       'speed=native; pitch=dsp; volume=default; format=transcoded; chunks=3',
     );
   });
+
+  it('names the container a mislabelled provider answer really was, last', () => {
+    expect(formatApplied({ speed: 'default', pitch: 'default', volume: 'default', format: 'transcoded', chunks: 1, received: 'wav' })).to.equal(
+      'speed=default; pitch=default; volume=default; format=transcoded; chunks=1; received=wav',
+    );
+  });
 });
