@@ -140,7 +140,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
         new SynthesisService(
           modelDirectory(scope.resolve<Catalog>(TOKENS.catalog)),
           lazyAudioEngine(startedAudioProcessor),
-          audioSink(scope.resolve<AudioStore>(TOKENS.audioStore)),
+          audioSink(scope.resolve<AudioStore>(TOKENS.audioStore), ownerRecording(config)),
           logger,
           { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs, maxAudioSeconds: config.synthesis.maxAudioDurationMs / 1000 },
           scope.resolve<ModelRouter>(TOKENS.router),
@@ -163,7 +163,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   const cached = new CachedSynthesis(
     container.resolve<SynthesisService>(TOKENS.synthesis),
     shared.resultIndex ?? new ResultCache({ maxBytes: results.maxBytes, ttlMs: results.ttlMs }),
-    cacheStorage(container.resolve<AudioStore>(TOKENS.audioStore)),
+    cacheStorage(container.resolve<AudioStore>(TOKENS.audioStore), ownerRecording(config)),
     logger,
     { maxStreamBytes: Math.floor(results.maxBytes / 16), sharedFlight: shared.sharedFlight },
   );
@@ -242,6 +242,11 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     },
     close,
   };
+}
+
+/** Files are recorded against their account only where `limits.storageBytes` reads those records. */
+function ownerRecording(config: GatewayConfig): { recordOwners: boolean } {
+  return { recordOwners: config.limits.storageBytes !== undefined };
 }
 
 /** `limits.storageBytes` over the store's count of each account's bytes (the folder store keeps one). */

@@ -53,13 +53,23 @@ export function lazyAudioEngine(start: () => AudioProcessor): AudioEngine {
   };
 }
 
+/**
+ * Whether a saved file is recorded against its account: only for `limits.storageBytes`, the one
+ * reader of those records. Without a quota, a save skips that bookkeeping (two file system calls).
+ */
+export interface OwnerRecording {
+  readonly recordOwners: boolean;
+}
+
 /** The download store as the synthesis service sees it. */
-export function audioSink(store: AudioStore): AudioSink {
-  return { save: (audio, format, sampleRate, control) => store.save(audio, format, { sampleRate, ...control }) };
+export function audioSink(store: AudioStore, { recordOwners }: OwnerRecording): AudioSink {
+  return {
+    save: (audio, format, sampleRate, control) => store.save(audio, format, { sampleRate, signal: control?.signal, ...(recordOwners && { owner: control?.owner }) }),
+  };
 }
 
 /** The download store as the result cache sees it: bytes by file name, and new files. */
-export function cacheStorage(store: AudioStore): CacheStorage {
+export function cacheStorage(store: AudioStore, { recordOwners }: OwnerRecording): CacheStorage {
   return {
     read: async (fileName) => {
       const located = await store.locate(fileName).catch(() => undefined);
@@ -69,7 +79,9 @@ export function cacheStorage(store: AudioStore): CacheStorage {
         .then(readWhole)
         .catch(() => undefined);
     },
-    save: (audio, format, sampleRate, owner) => store.save(audio, format, { sampleRate, owner }),
+    save: (audio, format, sampleRate, owner) => store.save(audio, format, { sampleRate, ...(recordOwners && { owner }) }),
+    // A hit's new name without a copy of its bytes, where the store can (the folder store links).
+    ...(store.share && { share: (fileName: string, owner?: string) => store.share!(fileName, recordOwners ? { owner } : {}) }),
   };
 }
 

@@ -12,6 +12,11 @@ export interface CacheStorage {
   read(fileName: string): Promise<Uint8Array | undefined>;
   /** `owner`: the account the new file counts against. */
   save(audio: Uint8Array, format: AudioFormat, sampleRate?: number, owner?: string): Promise<{ fileName: string; size: number }>;
+  /**
+   * A new name for a stored file's bytes, without copying them (the folder store links it), as
+   * durable as a save; undefined when the file is gone. A storage without it gets read and saved.
+   */
+  share?(fileName: string, owner?: string): Promise<{ fileName: string; size: number } | undefined>;
 }
 
 /** What the cache wraps: the synthesis service. */
@@ -31,7 +36,7 @@ export interface CachedSynthesisOptions {
 const PIECE_BYTES = 64 * 1024;
 
 /**
- * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is a copy of the
+ * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is the
  * stored bytes under the requester's own new name (no account learns another's link), a stream
  * answer streams the stored bytes. Identical concurrent file requests share one synthesis (across
  * replicas too, given a shared index and flight).
@@ -51,12 +56,12 @@ export class CachedSynthesis {
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
-    const hit = await this.copyOfHit(key, context.accountId);
+    const hit = await this.hitFor(key, context.accountId);
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
       await running.catch(() => undefined);
-      const shared = await this.copyOfHit(key, context.accountId);
+      const shared = await this.hitFor(key, context.accountId);
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
@@ -70,7 +75,7 @@ export class CachedSynthesis {
     }
     if (result) return { ...result, cache: 'miss' };
     // Another replica made it meanwhile; should its file be gone already, this one makes it.
-    return (await this.copyOfHit(key, context.accountId)) ?? { ...(await this.synthesizeAndRemember(key, request, context)), cache: 'miss' };
+    return (await this.hitFor(key, context.accountId)) ?? { ...(await this.synthesizeAndRemember(key, request, context)), cache: 'miss' };
   }
 
   /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
@@ -105,14 +110,23 @@ export class CachedSynthesis {
     return { ...live, chunks: this.remembering(key, live), cache: 'miss' };
   }
 
-  /** A new file with a hit's bytes, for this requester alone. */
-  private async copyOfHit(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+  /** A hit's bytes under a new name, for this requester alone. */
+  private async hitFor(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     const cached = await this.cache.get(key);
     if (!cached) return undefined;
+    const saved = await this.newNameOf(key, cached, owner);
+    return saved && { ...describe(cached), ...saved, cache: 'hit' };
+  }
+
+  /** The hit's bytes under a new name: shared where the storage can, else read and saved again. */
+  private async newNameOf(key: string, cached: CachedResult, owner: string | undefined): Promise<{ fileName: string; size: number } | undefined> {
+    if (this.storage.share) {
+      const shared = await this.storage.share(cached.fileName, owner);
+      if (!shared) await this.cache.forget(key);
+      return shared;
+    }
     const bytes = await this.readHit(key, cached);
-    if (!bytes) return undefined;
-    const saved = await this.storage.save(bytes, cached.format, cached.sampleRate, owner);
-    return { ...describe(cached), ...saved, cache: 'hit' };
+    return bytes && this.storage.save(bytes, cached.format, cached.sampleRate, owner);
   }
 
   private async readHit(key: string, cached: CachedResult): Promise<Uint8Array | undefined> {

@@ -35,6 +35,11 @@ function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number, failure
   });
 }
 
+function isIdentityEncoded(headers: Headers): boolean {
+  const encoding = headers.get('content-encoding');
+  return encoding === null || encoding.trim().toLowerCase() === 'identity';
+}
+
 /**
  * A fetch whose answers are read to `maxBytes` at most: a declared Content-Length over it fails
  * before the body is read, a body that grows past it fails as soon as it does (502
@@ -49,6 +54,9 @@ export function boundedFetch(fetchImpl: typeof fetch, maxBytes: number, provider
       await response.body.cancel().catch(() => undefined);
       throw tooLarge(provider, maxBytes);
     }
+    // A declared length within the bound is the bound already: the HTTP client reads that many
+    // bytes and no more. Not so for a compressed answer, whose decoded body may be far larger.
+    if (declared >= 0 && isIdentityEncoded(response.headers)) return response;
     return new Response(countedBody(response.body, maxBytes, () => tooLarge(provider, maxBytes)), {
       status: response.status,
       statusText: response.statusText,

@@ -52,6 +52,12 @@ export interface AudioStore {
    * A full or unwritable store rejects with 507 TTS_ERR_STORAGE_FULL.
    */
   save(bytes: Uint8Array, extension: string, options?: SaveAudioOptions): Promise<SavedAudio>;
+  /**
+   * A fresh unguessable name for the bytes of a stored file, without copying them, as durable as
+   * a save and living a full retention from now; undefined when that file is gone or expired.
+   * `options.owner` as in save(). Absent where the store cannot (S3): callers read and save.
+   */
+  share?(fileName: string, options?: Pick<SaveAudioOptions, 'owner'>): Promise<SavedAudio | undefined>;
   /** Bytes of the live files saved for an owner; absent when the store does not count owners (S3). */
   storedBytes?(owner: string): Promise<StoredBytes>;
   /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
@@ -57,9 +57,13 @@ export class FileSystemAudioStore implements AudioStore {
     // A write that fails (a full disk: 507) or is stopped (`signal`) removes what it wrote, and
     // the next save starts from scratch, so the store recovers by itself once there is room.
     const target = join(this.directory, fileName);
+    let owned: Promise<() => Promise<void>> | undefined;
     try {
       options.signal?.throwIfAborted();
       await this.folderReady();
+      // The owner's ledger entry is made while the file is written, not after: one wait less.
+      owned = options.owner === undefined ? undefined : this.ledger.record(options.owner, bytes.byteLength, this.now());
+      owned?.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled meanwhile
       const handle = await open(target, 'wx', 0o600);
       try {
         await handle.writeFile(bytes, { signal: options.signal });
@@ -72,10 +76,44 @@ export class FileSystemAudioStore implements AudioStore {
       // Durable already: closing is not waited for (a failing close cannot undo the flush).
       void handle.close().catch(() => undefined);
     } catch (error) {
+      void owned?.then((takeBack) => takeBack(), () => undefined);
       throw storageFailure(error);
     }
-    if (options.owner !== undefined) await this.recordOwner(options.owner, bytes.byteLength, target);
+    if (owned) await this.ownedOrRemoved(owned, target);
     return { fileName, size: bytes.byteLength };
+  }
+
+  /**
+   * A hard link: a second name for the same bytes, none copied; undefined for a file gone or
+   * expired. The file's time is renewed first,
+   * so the new name lives a full retention (the older name with it), and a sweep that removes
+   * the old name meanwhile makes this a miss, never a name that vanishes once given out. Then
+   * the folder is flushed (shared with concurrent saves), so the name survives a crash too.
+   */
+  async share(fileName: string, options: Pick<SaveAudioOptions, 'owner'> = {}): Promise<SavedAudio | undefined> {
+    const { extension, sampleRate } = parseAudioFileName(fileName);
+    const source = join(this.directory, fileName);
+    const { fileName: sharedName } = newAudioFileName(extension, sampleRate);
+    const target = join(this.directory, sharedName);
+    const found = await this.locate(fileName);
+    if (!found) return undefined;
+    const now = new Date(this.now());
+    try {
+      await utimes(source, now, now);
+      await link(source, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw storageFailure(error);
+    }
+    try {
+      await this.directorySync.sync();
+    } catch (error) {
+      await unlink(target).catch(() => undefined);
+      throw storageFailure(error);
+    }
+    const { size } = found;
+    if (options.owner !== undefined) await this.ownedOrRemoved(this.ledger.record(options.owner, size, this.now()), target);
+    return { fileName: sharedName, size };
   }
 
   /** Bytes of live files saved for `owner` (for `limits.storageBytes`). */
@@ -99,9 +137,9 @@ export class FileSystemAudioStore implements AudioStore {
   }
 
   /** A file whose owner cannot be recorded is not kept: it would escape the owner's quota. */
-  private async recordOwner(owner: string, size: number, target: string): Promise<void> {
+  private async ownedOrRemoved(owned: Promise<unknown>, target: string): Promise<void> {
     try {
-      await this.ledger.record(owner, size, this.now());
+      await owned;
     } catch (error) {
       await unlink(target).catch(() => undefined);
       throw storageFailure(error);

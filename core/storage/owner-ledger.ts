@@ -35,16 +35,17 @@ export class OwnerLedger {
   async record(owner: string, size: number, createdAt: number): Promise<() => Promise<void>> {
     const folder = this.ownerFolder(owner);
     const entry = join(folder, `${createdAt}-${size}-${randomBytes(12).toString('base64url')}`);
-    // Twice at most: a sweep may remove the owner's empty folder between the two steps.
-    for (let attempt = 1; ; attempt += 1) {
-      await mkdir(folder, { recursive: true });
+    // The folder usually exists: it is made only when the entry cannot be, and at most twice,
+    // since a sweep may remove the owner's empty folder between the two steps.
+    for (let made = 0; ; made += 1) {
       try {
         const handle = await open(entry, 'wx', 0o600);
-        await handle.close();
+        void handle.close().catch(() => undefined);
         return () => unlink(entry).catch(() => undefined);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 2) throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || made === 2) throw error;
       }
+      await mkdir(folder, { recursive: true });
     }
   }
 

@@ -38,6 +38,20 @@ function ascii(bytes: Uint8Array, offset: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(offset, offset + length));
 }
 
+/** Xing and Info, the tags of a frame that describes the file instead of carrying audio. */
+const XING = [0x58, 0x69, 0x6e, 0x67];
+const INFO = [0x49, 0x6e, 0x66, 0x6f];
+
+/** Whether `tag` occurs in bytes `start` to `end` (exclusive): compared in place, no string made per frame. */
+function holdsTag(bytes: Uint8Array, start: number, end: number, tag: readonly number[]): boolean {
+  const last = Math.min(end, bytes.length) - tag.length;
+  outer: for (let offset = start; offset <= last; offset += 1) {
+    for (let index = 0; index < tag.length; index += 1) if (bytes[offset + index] !== tag[index]) continue outer;
+    return true;
+  }
+  return false;
+}
+
 function id3End(bytes: Uint8Array): number {
   if (bytes.length < 10 || ascii(bytes, 0, 3) !== 'ID3') return 0;
   return 10 + (((bytes[6] & 0x7f) << 21) | ((bytes[7] & 0x7f) << 14) | ((bytes[8] & 0x7f) << 7) | (bytes[9] & 0x7f));
@@ -59,8 +73,9 @@ function mp3Duration(bytes: Uint8Array): number | undefined {
     const padding = (bytes[offset + 2] >> 1) & 1;
     const perFrame = version === 3 ? 1152 : 576;
     const length = Math.floor(((perFrame / 8) * bitrate * 1000) / frameRate) + padding;
-    const frame = ascii(bytes, offset + 4, Math.min(length, 40));
-    if (!(first && (frame.includes('Xing') || frame.includes('Info')))) samples += perFrame;
+    // Only the first frame can be a Xing/Info frame.
+    const tagEnd = offset + 4 + Math.min(length, 40);
+    if (!(first && (holdsTag(bytes, offset + 4, tagEnd, XING) || holdsTag(bytes, offset + 4, tagEnd, INFO)))) samples += perFrame;
     rate = frameRate;
     first = false;
     offset += length;
