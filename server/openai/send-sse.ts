@@ -26,7 +26,7 @@ export async function sendSpeechEvents(response: Response, stream: SynthesisStre
   response.status(200);
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   response.setHeader('Cache-Control', 'no-store');
-  response.flushHeaders();
+  // No flushHeaders(): the first piece is ready already, and goes out in one write with them.
   try {
     for await (const piece of stream.chunks) {
       const delta = event({ type: 'speech.audio.delta', audio: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64') });

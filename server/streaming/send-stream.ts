@@ -39,7 +39,7 @@ export async function sendAudioStream(response: Response, stream: SynthesisStrea
   response.setHeader('Content-Type', streamContentType(stream));
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.flushHeaders();
+  // No flushHeaders(): the first piece is ready already, and goes out in one write with them.
   try {
     for await (const piece of stream.chunks) {
       if (!(await writeWithBackpressure(response, piece))) return false;
