@@ -76,6 +76,8 @@ export class SqliteAccountStore implements AccountStore {
   private readonly limits: SqliteAccountLimits;
   /** Prepared once: the data-version check runs on every authenticated request. */
   private readonly dataVersion: Database.Statement;
+  /** Prepared once, at the first use: every batch of activity runs it for each request it carries. */
+  private preparedUsageRecord?: Database.Statement;
   private readonly writeActivity: (activity: AccountActivity) => void;
 
   constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS) {
@@ -195,9 +197,8 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   private insertUsage(usage: UsageRecord): void {
-    this.database
-      .prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+    this.preparedUsageRecord ??= this.database.prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.preparedUsageRecord.run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
     this.dailyUsage.addSuccess(usage);
   }
 

@@ -24,10 +24,17 @@ const ADD = `
 
 /** The `usage_daily` table: one row per account, UTC day and model, counters added in place. */
 export class SqliteDailyUsage {
+  /** Prepared once, at the first use (a store opened on an older schema has no table yet). */
+  private prepared?: Database.Statement;
+
   constructor(private readonly database: Database.Database) {}
 
+  private get add(): Database.Statement {
+    return (this.prepared ??= this.database.prepare(ADD));
+  }
+
   addSuccess(usage: UsageRecord): void {
-    this.database.prepare(ADD).run({
+    this.add.run({
       accountId: usage.accountId,
       day: utcDay(usage.createdAt),
       model: usage.model,
@@ -39,7 +46,7 @@ export class SqliteDailyUsage {
   }
 
   addFailure(failure: FailedUsageRecord): void {
-    this.database.prepare(ADD).run({ accountId: failure.accountId, day: utcDay(failure.createdAt), model: failure.model, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 });
+    this.add.run({ accountId: failure.accountId, day: utcDay(failure.createdAt), model: failure.model, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 });
   }
 
   list(accountId: string, fromDay: string, toDay: string): DailyUsageRecord[] {
