@@ -220,7 +220,7 @@ export async function runHttpBench(): Promise<void> {
     }
     console.log('');
     printMeasurements(measurements);
-    console.log('\ntargets (issue 11):');
+    console.log('\ntargets (issue 11; the cache hit: issue 10):');
     for (const target of checkTargets(measurements, startup, audioBytes)) {
       const verdict = target.holds === undefined ? 'skipped' : target.holds ? 'holds' : 'MISSED';
       console.log(`  ${target.label.padEnd(58)} ${target.shown.padStart(16)}  ${target.limit.padEnd(18)} ${verdict}`);

@@ -1,5 +1,6 @@
 /**
- * The targets of issue 11 ("the fast path"), each checked against the figures of this run.
+ * The targets of issue 11 ("the fast path"), and issue 10's budget for a result-cache hit, each
+ * checked against the figures of this run.
  * A target whose scenario did not run (no `/v1/audio/speech` route yet) is reported as skipped.
  */
 import type { LoadResult } from './load';
@@ -53,6 +54,8 @@ export function checkTargets(measurements: readonly Measurement[], startup: Star
   const syncC32 = find(SCENARIO_NAMES.ttsSync, 32);
   check('tts-sync pass-through: added p50 at c=1', syncC1, addedP50, ms, '<= 2 ms', (value) => value <= 2);
   check('tts-sync pass-through: share of direct req/s at c=32', syncC32, share, ratio, '>= 0.35', (value) => value >= 0.35);
+  // Issue 10's budget for the result cache: a hit adds at most 1 ms (no provider call, a new link to the stored file).
+  check('tts-sync cache hit: added p50 at c=1 (issue 10)', find(SCENARIO_NAMES.cacheHit, 1), addedP50, ms, '<= 1 ms', (value) => value <= 1);
   for (const name of [SCENARIO_NAMES.speechAudio, SCENARIO_NAMES.speechSse]) {
     check(`${name}: added p50 at c=1`, find(name, 1), addedP50, ms, '<= 0.5 ms', (value) => value <= 0.5);
     check(`${name}: share of direct req/s at c=32`, find(name, 32), share, ratio, '>= 0.5', (value) => value >= 0.5);
