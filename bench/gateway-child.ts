@@ -1,12 +1,13 @@
 /**
- * The zero-config gateway as `npm start` runs it, in its own process, for benches that load it
- * over HTTP and read its memory from /proc.
+ * The zero-config gateway as `npm start` runs it (its malloc settings included), in its own
+ * process, for benches that load it over HTTP and read its memory from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { withMallocTuning } from '../server/malloc-tuning';
 
 const MAIN = resolve(__dirname, '..', 'server', 'main.js');
 export const MEGABYTE = 1024 * 1024;
@@ -47,7 +48,7 @@ export async function startGatewayChild(config: Record<string, unknown> = {}): P
   const directory = mkdtempSync(join(tmpdir(), 'tts-gateway-bench-'));
   const port = await freePort();
   writeFileSync(join(directory, 'tts-gateway.config.json'), JSON.stringify({ logging: { level: 'warn' }, ...config }));
-  const child = spawn(process.execPath, [MAIN], { cwd: directory, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: directory, env: { ...withMallocTuning(process.env), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolveExit) => child.once('exit', resolveExit));

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { withMallocTuning } from '../server/malloc-tuning';
 import { performance } from 'node:perf_hooks';
 
 const MAIN = resolve(__dirname, '..', 'server', 'main.js');
@@ -36,7 +37,7 @@ function rssBytes(child: ChildProcess): number {
 
 async function startGateway(directory: string, port: number): Promise<ChildProcess> {
   writeFileSync(join(directory, 'tts-gateway.config.json'), JSON.stringify({ logging: { level: 'warn' } }));
-  const child = spawn(process.execPath, [MAIN], { cwd: directory, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: directory, env: { ...withMallocTuning(process.env), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let attempt = 0; attempt < 200; attempt += 1) {
     try {
       const answer = await fetch(`http://127.0.0.1:${port}/v1/models`);

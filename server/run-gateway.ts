@@ -3,6 +3,7 @@ import { loadConfig } from '../config';
 import { composeGateway, type Gateway } from './composition-root';
 import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
+import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
 import { describeStartupError } from './startup-error';
 
 export interface RunGatewayOptions {
@@ -55,6 +56,11 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeListenError(error, config.server.host, config.server.port));
   }
   server.on('error', (error) => logger.error('the HTTP server failed', { errorMessage: error.message }));
+  const untuned = missingMallocTuning(options.env);
+  if (untuned.length > 0) {
+    const settings = Object.entries(MALLOC_TUNING).map(([name, value]) => `${name}=${value}`).join(' ');
+    logger.info('glibc malloc is not tuned: memory freed after a burst may stay with the process', { unset: untuned, hint: `npm start sets ${settings}` });
+  }
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -1,8 +1,9 @@
 /**
  * eSpeak's worker threads, started on demand and stopped when idle: none until the first task,
- * another only when every running thread is busy (up to `maxWorkers`), and a thread without a
- * task for `idleMs` is stopped. Each thread holds its own engine (about 45 MB with its voice
- * data), so a quiet gateway holds none.
+ * another only when every running thread is busy (up to `maxWorkers`). The last thread running
+ * is stopped after `idleMs` without a task; the others, started for a burst, after
+ * `surplusIdleMs`, so a burst's extra engines go soon after it. Each thread holds its own engine
+ * (about 45 MB with its voice data), so a quiet gateway holds none.
  */
 import type { TransferListItem } from 'node:worker_threads';
 import { gatewayError, WorkerPool, WorkRates, type RunOptions, type WorkerPoolOptions } from '../../core';
@@ -11,18 +12,24 @@ export interface GrowingWorkerPoolOptions {
   /** Absolute path of the compiled worker script. */
   readonly script: string;
   readonly maxWorkers: number;
-  /** How long a thread may sit without a task before it is stopped. */
+  /** How long the last running thread may sit without a task before it is stopped. */
   readonly idleMs: number;
+  /** How long a thread beside others may sit without a task before it is stopped; default `idleMs`. */
+  readonly surplusIdleMs?: number;
   /** Used in thread names and errors. */
   readonly name: string;
   /** Each thread's admission and recycling (its queue bound is per thread); rates are learned across threads. */
-  readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'rates'>;
+  readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'rates' | 'workerData'>;
+  /** Made for each thread as it starts: its `workerData`. */
+  readonly threadData?: () => unknown;
 }
 
 interface Thread<Task, Result> {
   readonly pool: WorkerPool<Task, Result>;
   /** Tasks given to it and not settled yet. */
   running: number;
+  /** When it last became idle (Unix milliseconds). */
+  idleSince: number;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -57,8 +64,8 @@ export class GrowingWorkerPool<Task, Result> {
     } finally {
       thread.running -= 1;
       if (thread.running === 0 && !this.closed) {
-        thread.idleTimer = setTimeout(() => this.stopIfIdle(thread), this.options.idleMs);
-        thread.idleTimer.unref();
+        thread.idleSince = Date.now();
+        this.scheduleStop(thread);
       }
     }
   }
@@ -87,10 +94,29 @@ export class GrowingWorkerPool<Task, Result> {
     // A WorkerPool of one thread: it replaces the thread if it crashes and queues its tasks.
     const name = `${this.options.name}-${this.startedCount}`;
     this.startedCount += 1;
-    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates });
-    const thread: Thread<Task, Result> = { pool, running: 0 };
+    const workerData = this.options.threadData?.();
+    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates, workerData });
+    const thread: Thread<Task, Result> = { pool, running: 0, idleSince: Date.now() };
     this.threads.push(thread);
     return thread;
+  }
+
+  /** Arms the idle timer: the surplus wait while other threads run, the full one for the last. */
+  private scheduleStop(thread: Thread<Task, Result>): void {
+    clearTimeout(thread.idleTimer);
+    const wait = this.threads.length > 1 ? Math.min(this.options.surplusIdleMs ?? this.options.idleMs, this.options.idleMs) : this.options.idleMs;
+    thread.idleTimer = setTimeout(() => void this.retireIfIdle(thread), Math.max(0, wait - (Date.now() - thread.idleSince)));
+    thread.idleTimer.unref();
+  }
+
+  /** Stops an idle thread whose wait is over; the last one left waits out the full `idleMs`. */
+  private async retireIfIdle(thread: Thread<Task, Result>): Promise<void> {
+    if (thread.running > 0 || !this.threads.includes(thread)) return;
+    if (this.threads.length === 1 && Date.now() - thread.idleSince < this.options.idleMs) {
+      this.scheduleStop(thread);
+      return;
+    }
+    await this.stopIfIdle(thread);
   }
 
   private async stopIfIdle(thread: Thread<Task, Result>): Promise<void> {

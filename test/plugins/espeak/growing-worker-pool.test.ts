@@ -43,6 +43,33 @@ describe('espeak GrowingWorkerPool', () => {
     expect(pool.running).to.equal(0);
   });
 
+  it('stops the threads started for a burst after surplusIdleMs, and keeps the last one for idleMs', async () => {
+    pool = new GrowingWorkerPool({ script: SCRIPT, maxWorkers: 3, idleMs: 60_000, surplusIdleMs: 10, name: 'test' });
+    const burst = new Set(await Promise.all([pool.run({ ms: 200 }), pool.run({ ms: 200 }), pool.run({ ms: 200 })]));
+    expect(burst.size).to.equal(3);
+    for (let wait = 0; wait < 300 && pool.running > 1; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pool.running).to.equal(1);
+    // Well past surplusIdleMs: the last thread is still there and serves the next task.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pool.running).to.equal(1);
+    expect(burst.has(await pool.run({ ms: 0 }))).to.equal(true);
+  });
+
+  it('stops an idle thread beside a busy one, never the busy one', async () => {
+    pool = new GrowingWorkerPool({ script: SCRIPT, maxWorkers: 2, idleMs: 60_000, surplusIdleMs: 10, name: 'test' });
+    const short = pool.run({ ms: 0 });
+    let longDone = false;
+    const long = pool.run({ ms: 1000 }).finally(() => (longDone = true));
+    const idleThread = await short;
+    for (let wait = 0; wait < 300 && pool.running > 1; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pool.running).to.equal(1);
+    expect(longDone).to.equal(false);
+    const busyThread = await long;
+    expect(busyThread).to.not.equal(idleThread);
+    expect(pool.running).to.equal(1);
+    expect(await pool.run({ ms: 0 })).to.equal(busyThread);
+  });
+
   it('refuses tasks once closed', async () => {
     pool = new GrowingWorkerPool({ script: SCRIPT, maxWorkers: 1, idleMs: 60_000, name: 'test' });
     await pool.close();
