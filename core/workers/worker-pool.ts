@@ -29,6 +29,12 @@ export interface WorkerPoolOptions {
    */
   readonly recycleAboveBytes?: number;
   /**
+   * A worker without a task or pin for this many milliseconds is stopped (its thread, heap and
+   * WebAssembly memories go back to the system) and started again for the next task that needs
+   * it. Absent: workers run until the pool closes.
+   */
+  readonly idleMs?: number;
+  /**
    * Share of the time left before a task's deadline that the task may use here, waiting
    * included (default 1). Less leaves time for the stages after it: a task that would finish
    * later is refused at once.
@@ -56,7 +62,10 @@ export interface WorkerPoolStats {
   readonly queued: number;
   /** Workers replaced because their memory passed `recycleAboveBytes`. */
   readonly recycled: number;
-  readonly workers: readonly { readonly busy: boolean; readonly pins: number; readonly wasmBytes: number }[];
+  /** Workers stopped after `idleMs` without work. */
+  readonly stoppedIdle: number;
+  /** Each slot; `running` is false while its worker is stopped for idleness. */
+  readonly workers: readonly { readonly running: boolean; readonly busy: boolean; readonly pins: number; readonly wasmBytes: number }[];
 }
 
 interface PendingTask {
@@ -78,9 +87,11 @@ interface PendingTask {
 }
 
 interface Slot extends PinnedSlot {
-  worker: Worker;
+  /** Absent while stopped for idleness (`idleMs`): started again by the next task for it. */
+  worker?: Worker;
   current?: PendingTask;
   wasmBytes: number;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /** Tasks without a deadline are ordered as if they had this long. */
@@ -93,7 +104,8 @@ const DEFAULT_MAX_QUEUED_PER_WORKER = 64;
  * served earliest deadline first, and a task that cannot finish by its deadline (by the pool's
  * measured rates) is refused at once with 503 and Retry-After instead of burning CPU and timing
  * out. A crashed worker is replaced and only its tasks fail; a worker grown past
- * `recycleAboveBytes` is replaced when idle, so its memory goes back to the system.
+ * `recycleAboveBytes` is replaced when idle, and with `idleMs` a worker without work stops until
+ * work comes, so memory taken in a burst goes back to the system after it.
  */
 export class WorkerPool<Task, Result> {
   private readonly slots: Slot[] = [];
@@ -104,12 +116,15 @@ export class WorkerPool<Task, Result> {
   private nextId = 1;
   private closed = false;
   private recycled = 0;
+  private stoppedIdle = 0;
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
     for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0 });
     this.rates = options.rates ?? new WorkRates(options.initialMsPerUnit);
     this.maxQueued = options.maxQueued ?? size * DEFAULT_MAX_QUEUED_PER_WORKER;
+    // Workers that get no task at all stop too.
+    this.slots.forEach((_slot, index) => this.afterWork(index));
   }
 
   /** Tasks waiting for a worker (the audio queue depth of the metrics). */
@@ -125,7 +140,8 @@ export class WorkerPool<Task, Result> {
     return {
       queued: this.queue.length,
       recycled: this.recycled,
-      workers: this.slots.map((slot) => ({ busy: slot.current !== undefined, pins: slot.pins, wasmBytes: slot.wasmBytes })),
+      stoppedIdle: this.stoppedIdle,
+      workers: this.slots.map((slot) => ({ running: slot.worker !== undefined, busy: slot.current !== undefined, pins: slot.pins, wasmBytes: slot.wasmBytes })),
     };
   }
 
@@ -133,10 +149,13 @@ export class WorkerPool<Task, Result> {
   pin(): WorkerPin {
     let chosen = 0;
     this.slots.forEach((slot, index) => {
-      if (slot.pins < this.slots[chosen].pins) chosen = index;
+      const current = this.slots[chosen];
+      // Fewest pins; on a tie, a running worker rather than one that would have to start.
+      if (slot.pins < current.pins || (slot.pins === current.pins && slot.worker && !current.worker)) chosen = index;
     });
+    clearTimeout(this.slots[chosen].idleTimer);
     this.slots[chosen].pins += 1;
-    return new WorkerPin(this.slots, chosen, this.slots[chosen].generation, () => this.recycleIfIdle(chosen));
+    return new WorkerPin(this.slots, chosen, this.slots[chosen].generation, () => this.afterWork(chosen));
   }
 
   /**
@@ -192,7 +211,8 @@ export class WorkerPool<Task, Result> {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) this.fail(pending, gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it closed' }));
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    for (const slot of this.slots) clearTimeout(slot.idleTimer);
+    await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
   }
 
   /** Refuses work that cannot be done in time, or that the queue has no room for (load shedding). */
@@ -259,10 +279,13 @@ export class WorkerPool<Task, Result> {
   }
 
   private dispatch(): void {
-    this.slots.forEach((slot, index) => {
+    // Running workers first: a stopped one starts only for work the running ones cannot take.
+    const order = this.slots.map((_slot, index) => index).sort((left, right) => Number(!this.slots[left].worker) - Number(!this.slots[right].worker));
+    for (const index of order) {
+      const slot = this.slots[index];
       while (!slot.current) {
         const position = this.queue.findIndex((pending) => pending.pin === undefined || pending.pin.worker === index);
-        if (position < 0) return;
+        if (position < 0) break;
         const [next] = this.queue.splice(position, 1);
         // Waited past its deadline: its caller has given up, the work would be wasted.
         if (next.deadline !== undefined && Date.now() > next.deadline) {
@@ -278,10 +301,12 @@ export class WorkerPool<Task, Result> {
         }
         next.startedAt = Date.now();
         slot.current = next;
+        clearTimeout(slot.idleTimer);
+        slot.worker ??= this.spawn(index);
         slot.worker.ref();
         slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
       }
-    });
+    }
   }
 
   private settle(worker: Worker, message: ResultMessage<Result>): void {
@@ -296,17 +321,41 @@ export class WorkerPool<Task, Result> {
     if (pending.startedAt !== undefined && Atomics.load(new Int32Array(pending.cancelFlag), 0) === 0) this.rates.record(pending.cost, Date.now() - pending.startedAt);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(workerFailure(this.options.name, message.error));
-    this.recycleIfIdle(index);
+    this.afterWork(index);
     this.dispatch();
+  }
+
+  /** A worker finished a task or lost a pin: replace it if it grew, and arm its idle stop. */
+  private afterWork(index: number): void {
+    this.recycleIfIdle(index);
+    const slot = this.slots[index];
+    const idleMs = this.options.idleMs;
+    if (this.closed || idleMs === undefined || !slot.worker || slot.current || slot.pins > 0) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => this.stopIfIdle(index), idleMs);
+    slot.idleTimer.unref();
+  }
+
+  /** Stops a worker still without a task or pin; the next task for its slot starts a new one. */
+  private stopIfIdle(index: number): void {
+    const slot = this.slots[index];
+    if (this.closed || !slot.worker || slot.current || slot.pins > 0) return;
+    const old = slot.worker;
+    // Emptied first, so its exit is not taken for a crash.
+    this.slots[index] = { generation: slot.generation + 1, pins: 0, wasmBytes: 0 };
+    this.stoppedIdle += 1;
+    void old.terminate();
   }
 
   /** Replaces an idle worker without pins whose memory grew past the threshold. */
   private recycleIfIdle(index: number): void {
     const slot = this.slots[index];
     const threshold = this.options.recycleAboveBytes;
-    if (this.closed || threshold === undefined || slot.current || slot.pins > 0 || slot.wasmBytes <= threshold) return;
+    if (this.closed || threshold === undefined || !slot.worker || slot.current || slot.pins > 0 || slot.wasmBytes <= threshold) return;
     const old = slot.worker;
-    this.slots[index] = { worker: this.spawn(index), generation: slot.generation + 1, pins: 0, wasmBytes: 0 };
+    clearTimeout(slot.idleTimer);
+    // With idle stops, the replacement starts when work comes; without, at once (ready for it).
+    this.slots[index] = { worker: this.options.idleMs === undefined ? this.spawn(index) : undefined, generation: slot.generation + 1, pins: 0, wasmBytes: 0 };
     this.recycled += 1;
     // Its replacement is in the slot already, so this exit is not taken for a crash.
     void old.terminate();
@@ -317,6 +366,7 @@ export class WorkerPool<Task, Result> {
     const index = this.slots.findIndex((candidate) => candidate.worker === worker);
     if (index < 0 || this.closed) return;
     const old = this.slots[index];
+    clearTimeout(old.idleTimer);
     void worker.terminate();
     this.slots[index] = { worker: this.spawn(index), generation: old.generation + 1, pins: 0, wasmBytes: 0 };
     if (old.current) {

@@ -7,7 +7,7 @@ import type { EngineFormat, EngineProsody, EngineVoice, EspeakResult, EspeakTask
 
 /** The last thread without a task for a minute is stopped; the next task starts one again (about 0.3 s). */
 const DEFAULT_IDLE_MS = 60_000;
-/** Threads started for a burst go 5 s after it: each holds about 45 MB the gateway otherwise keeps. */
+/** Threads of a burst, the last one included, go 5 s after it: each holds about 25 MB, and the voice data 24 MB more. */
 const SURPLUS_IDLE_MS = 5_000;
 
 export interface EngineSynthesisRequest {

@@ -1,9 +1,10 @@
 /**
  * eSpeak's worker threads, started on demand and stopped when idle: none until the first task,
- * another only when every running thread is busy (up to `maxWorkers`). The last thread running
- * is stopped after `idleMs` without a task; the others, started for a burst, after
- * `surplusIdleMs`, so a burst's extra engines go soon after it. Each thread holds its own engine
- * (about 45 MB with its voice data), so a quiet gateway holds none.
+ * another only when every running thread is busy (up to `maxWorkers`). A thread without a task
+ * is stopped after `surplusIdleMs` while others run, or when a burst (more than one thread at a
+ * time) went before; the one thread of light, steady use is kept for `idleMs`, so its requests
+ * find an engine ready. Each thread holds its own engine (about 25 MB besides the shared voice
+ * data), so a quiet gateway holds none, and memory taken by a burst comes back soon after it.
  */
 import type { TransferListItem } from 'node:worker_threads';
 import { gatewayError, WorkerPool, WorkRates, type RunOptions, type WorkerPoolOptions } from '../../core';
@@ -14,7 +15,7 @@ export interface GrowingWorkerPoolOptions {
   readonly maxWorkers: number;
   /** How long the last running thread may sit without a task before it is stopped. */
   readonly idleMs: number;
-  /** How long a thread beside others may sit without a task before it is stopped; default `idleMs`. */
+  /** How long a thread beside others, or left after a burst, may sit without a task; default `idleMs`. */
   readonly surplusIdleMs?: number;
   /** Used in thread names and errors. */
   readonly name: string;
@@ -36,6 +37,8 @@ interface Thread<Task, Result> {
 export class GrowingWorkerPool<Task, Result> {
   private readonly threads: Thread<Task, Result>[] = [];
   private startedCount = 0;
+  /** More than one thread ran since the pool last had none: the last one goes after `surplusIdleMs` too. */
+  private afterBurst = false;
   private closed = false;
   /** What the threads have measured, shared, so a thread started later estimates like the others. */
   private readonly rates: WorkRates;
@@ -94,6 +97,7 @@ export class GrowingWorkerPool<Task, Result> {
     // A WorkerPool of one thread: it replaces the thread if it crashes and queues its tasks.
     const name = `${this.options.name}-${this.startedCount}`;
     this.startedCount += 1;
+    if (this.threads.length > 0) this.afterBurst = true;
     const workerData = this.options.threadData?.();
     const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates, workerData });
     const thread: Thread<Task, Result> = { pool, running: 0, idleSince: Date.now() };
@@ -104,15 +108,15 @@ export class GrowingWorkerPool<Task, Result> {
   /** Arms the idle timer: the surplus wait while other threads run, the full one for the last. */
   private scheduleStop(thread: Thread<Task, Result>): void {
     clearTimeout(thread.idleTimer);
-    const wait = this.threads.length > 1 ? Math.min(this.options.surplusIdleMs ?? this.options.idleMs, this.options.idleMs) : this.options.idleMs;
+    const wait = this.threads.length > 1 || this.afterBurst ? Math.min(this.options.surplusIdleMs ?? this.options.idleMs, this.options.idleMs) : this.options.idleMs;
     thread.idleTimer = setTimeout(() => void this.retireIfIdle(thread), Math.max(0, wait - (Date.now() - thread.idleSince)));
     thread.idleTimer.unref();
   }
 
-  /** Stops an idle thread whose wait is over; the last one left waits out the full `idleMs`. */
+  /** Stops an idle thread whose wait is over; the last one of steady use waits out the full `idleMs`. */
   private async retireIfIdle(thread: Thread<Task, Result>): Promise<void> {
     if (thread.running > 0 || !this.threads.includes(thread)) return;
-    if (this.threads.length === 1 && Date.now() - thread.idleSince < this.options.idleMs) {
+    if (this.threads.length === 1 && !this.afterBurst && Date.now() - thread.idleSince < this.options.idleMs) {
       this.scheduleStop(thread);
       return;
     }
@@ -125,6 +129,7 @@ export class GrowingWorkerPool<Task, Result> {
     clearTimeout(thread.idleTimer);
     // Out of the list first, so that no new task picks it while it stops.
     this.threads.splice(index, 1);
+    if (this.threads.length === 0) this.afterBurst = false;
     await thread.pool.close();
   }
 }

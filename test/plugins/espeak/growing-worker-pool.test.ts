@@ -43,16 +43,26 @@ describe('espeak GrowingWorkerPool', () => {
     expect(pool.running).to.equal(0);
   });
 
-  it('stops the threads started for a burst after surplusIdleMs, and keeps the last one for idleMs', async () => {
+  it('stops every thread of a burst, the last one too, surplusIdleMs after it', async () => {
     pool = new GrowingWorkerPool({ script: SCRIPT, maxWorkers: 3, idleMs: 60_000, surplusIdleMs: 10, name: 'test' });
     const burst = new Set(await Promise.all([pool.run({ ms: 200 }), pool.run({ ms: 200 }), pool.run({ ms: 200 })]));
     expect(burst.size).to.equal(3);
-    for (let wait = 0; wait < 300 && pool.running > 1; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(pool.running).to.equal(1);
-    // Well past surplusIdleMs: the last thread is still there and serves the next task.
+    for (let wait = 0; wait < 300 && pool.running > 0; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pool.running).to.equal(0);
+    // Quiet again: the next thread is one of steady use, kept for idleMs.
+    const next = await pool.run({ ms: 0 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(pool.running).to.equal(1);
-    expect(burst.has(await pool.run({ ms: 0 }))).to.equal(true);
+    expect(await pool.run({ ms: 0 })).to.equal(next);
+  });
+
+  it('keeps the one thread of steady use for idleMs', async () => {
+    pool = new GrowingWorkerPool({ script: SCRIPT, maxWorkers: 2, idleMs: 60_000, surplusIdleMs: 10, name: 'test' });
+    const first = await pool.run({ ms: 0 });
+    expect(await pool.run({ ms: 20 })).to.equal(first);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pool.running).to.equal(1);
+    expect(await pool.run({ ms: 0 })).to.equal(first);
   });
 
   it('stops an idle thread beside a busy one, never the busy one', async () => {
@@ -64,10 +74,7 @@ describe('espeak GrowingWorkerPool', () => {
     for (let wait = 0; wait < 300 && pool.running > 1; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(pool.running).to.equal(1);
     expect(longDone).to.equal(false);
-    const busyThread = await long;
-    expect(busyThread).to.not.equal(idleThread);
-    expect(pool.running).to.equal(1);
-    expect(await pool.run({ ms: 0 })).to.equal(busyThread);
+    expect(await long).to.not.equal(idleThread);
   });
 
   it('refuses tasks once closed', async () => {
