@@ -28,6 +28,7 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
     decodableFormats: processor.decodableFormats,
     encodableFormats: processor.encodableFormats,
     process: (job, control) => processor.process(job, control),
+    reserveProcessing: (output, audioSeconds, deadline) => processor.reserve(output, audioSeconds, deadline),
     // Each session lives in one audio worker: decode, DSP and encoding carry their state across inputs.
     openStream: (spec, control) => processor.openStream(spec, control),
   };
@@ -49,6 +50,7 @@ export function lazyAudioEngine(start: () => AudioProcessor): AudioEngine {
       return (encodable ??= encodableFormats());
     },
     process: (job, signal) => start().process(job, signal),
+    reserveProcessing: (output, audioSeconds, deadline) => start().reserve(output, audioSeconds, deadline),
     openStream: (spec) => start().openStream(spec),
   };
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { gatewayError } from '../errors';
-import { WorkerPool, type WorkerPoolStats } from '../workers';
+import { WorkerPool, type PoolReservation, type WorkerPoolStats } from '../workers';
 import type { AudioFormat } from './audio-format';
 import type { AudioJob, AudioResult } from './audio-job';
 import type { AudioTask, AudioTaskOutcome, AudioWorkerData } from './audio-worker-protocol';
@@ -30,12 +30,13 @@ const DEFAULT_IDLE_WORKER_MS = 5_000;
 
 /** How long a job takes, until the pool has measured its own: milliseconds per second of audio in. */
 const INITIAL_MS_PER_AUDIO_SECOND: Readonly<Record<string, number>> = {
-  // Measured on 2 busy cores (mp3: 17 s for 11 minutes of speech): conservative starting points.
-  'process:mp3': 25,
-  'process:opus': 50,
-  'process:flac': 10,
-  'process:wav': 2,
-  'process:pcm': 2,
+  // Measured with 300 s of speech in 7 s WAV inputs on one worker of a 2-core VM, the other core
+  // busy (mp3 1.1 s, opus 6 s, flac 0.5 s, wav and pcm 0.1 s), then doubled for two busy cores.
+  'process:mp3': 8,
+  'process:opus': 40,
+  'process:flac': 4,
+  'process:wav': 1,
+  'process:pcm': 1,
 };
 
 /** How long a caller may wait for the audio engine and how to stop it. */
@@ -43,6 +44,8 @@ export interface AudioWorkControl {
   readonly signal?: AbortSignal;
   /** When the work must be done (Unix milliseconds); work that cannot finish by then is refused (503). */
   readonly deadline?: number;
+  /** Room promised to this job by `reserve`. */
+  readonly reservation?: PoolReservation;
 }
 
 export interface AudioProcessorOptions extends CodecOptions {
@@ -101,9 +104,17 @@ export class AudioProcessor {
    * and with TTS_ERR_CANCELLED when the signal stops it (between its steps, while it runs).
    */
   async process(job: AudioJob, control: AudioWorkControl = {}): Promise<AudioResult> {
-    const result = await this.pool.run({ kind: 'process', job }, [], control.signal, { deadline: control.deadline, cost: audioJobCost(job) });
+    const result = await this.pool.run({ kind: 'process', job }, [], control.signal, { deadline: control.deadline, cost: audioJobCost(job), reservation: control.reservation });
     if (!result || !('format' in result)) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio worker returned no result' });
     return result;
+  }
+
+  /**
+   * Promises room for a `process` job of about `audioSeconds` of audio into `output`, due by
+   * `deadline`; throws TTS_ERR_UNAVAILABLE (503, Retry-After) at once when it would not fit.
+   */
+  reserve(output: AudioFormat, audioSeconds: number, deadline: number): PoolReservation {
+    return this.pool.reserve({ deadline, cost: { kind: `process:${output}`, units: audioSeconds } });
   }
 
   /**

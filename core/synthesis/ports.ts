@@ -51,6 +51,14 @@ export interface WorkControl {
   readonly signal?: AbortSignal;
   /** When the work must be done (Unix milliseconds): work that cannot finish by then is refused at once (503). */
   readonly deadline?: number;
+  /** The room promised to this work by `reserveProcessing`, taken up as it starts. */
+  readonly reservation?: ProcessingReservation;
+}
+
+/** Room in the audio engine promised to a whole file's processing, which comes once its text is synthesized. */
+export interface ProcessingReservation {
+  /** Gives the room back (the job came, or never will). Idempotent. */
+  release(): void;
 }
 
 /** The audio engine (decode, join, DSP, encode), off the event loop. */
@@ -62,6 +70,12 @@ export interface AudioEngine {
     control?: WorkControl,
   ): Promise<{ audio: Uint8Array; format: AudioFormat; sampleRate: number; durationSeconds?: number }>;
   openStream(spec: AudioStreamSpec, control?: WorkControl): Promise<AudioStreamSession>;
+  /**
+   * Promises room for processing about `audioSeconds` of audio into `output` by `deadline`, or
+   * throws a 503 GatewayError at once when the engine could not do it in time, so a request is
+   * refused before its text is synthesized rather than after.
+   */
+  reserveProcessing?(output: AudioFormat, audioSeconds: number, deadline: number): ProcessingReservation;
 }
 
 /** One model and voice that may serve a request. */

@@ -8,7 +8,8 @@ import { AudioDurationLimit } from './audio-duration-limit';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio, type CheckedChunk } from './checked-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, RouteTarget, WorkControl } from './ports';
+import { expectedAudioSeconds } from './expected-audio';
+import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
 import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
@@ -105,15 +106,22 @@ export class SynthesisService {
         const plan = this.plan(prepared);
         const applied = appliedOf(plan);
         this.logPlan(prepared, applied, context.requestId);
-        const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal, deadlineAt);
-        const output = await this.finish(plan, chunks, prepared.request, { signal, deadline: deadlineAt });
-        this.durationLimit?.check(output.durationSeconds);
-        // Every stage checks the deadline: nothing is stored for a request that has run out of time.
-        signal.throwIfAborted();
-        const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
-        const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
-        const checked = appliedAfterCheck(applied, request.format, chunks.find((chunk) => chunk.receivedAs !== undefined));
-        return { ...stored, ...this.describe(prepared, checked), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
+        // The audio engine's share is promised before any text is synthesized: a request it could
+        // not process in time is refused now (503), not after its synthesis burned CPU.
+        const reservation = this.reserveProcessing(plan, prepared.request, deadlineAt);
+        try {
+          const chunks = await this.synthesizeChunks(plan, prepared, context.requestId, signal, deadlineAt);
+          const output = await this.finish(plan, chunks, prepared.request, { signal, deadline: deadlineAt, reservation });
+          this.durationLimit?.check(output.durationSeconds);
+          // Every stage checks the deadline: nothing is stored for a request that has run out of time.
+          signal.throwIfAborted();
+          const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
+          const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
+          const checked = appliedAfterCheck(applied, request.format, chunks.find((chunk) => chunk.receivedAs !== undefined));
+          return { ...stored, ...this.describe(prepared, checked), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
+        } finally {
+          reservation?.release();
+        }
       });
     } catch (error) {
       throw this.explain(error, context.signal, deadline);
@@ -211,6 +219,14 @@ export class SynthesisService {
       ...(takesInstructions && request.instructions !== undefined ? { instructions: request.instructions } : {}),
       instructionsIgnored: request.instructions !== undefined && !takesInstructions,
     };
+  }
+
+  /** Room in the audio engine for a whole file that will need it (more than one chunk, or DSP). */
+  private reserveProcessing(plan: SynthesisPlan, request: SynthesisRequest, deadline: number): ProcessingReservation | undefined {
+    if (!plan.needsAudioProcessing && plan.chunks.length === 1) return undefined;
+    // The job's input is the provider's audio: at the speed the provider itself applied.
+    const providerSpeed = request.speed / plan.dsp.speed;
+    return this.audioEngine.reserveProcessing?.(request.format, expectedAudioSeconds(plan.chunks.join(' '), providerSpeed), deadline);
   }
 
   private plan(prepared: Prepared): SynthesisPlan {

@@ -55,6 +55,22 @@ export interface RunOptions {
   readonly cost?: TaskCost;
   /** Part of work already admitted (the next piece of an open stream): ordered, never refused for load. */
   readonly admitted?: boolean;
+  /** The room this task was promised by `reserve`: given up as the task takes its place in the queue. */
+  readonly reservation?: PoolReservation;
+}
+
+/**
+ * Room promised to work that will come later (the processing of a whole file, once its text is
+ * synthesized): counted as work ahead of newer tasks until the work is run or the promise dropped.
+ */
+export interface PoolReservation {
+  /** Gives the room back (the work came, or never will). Idempotent. */
+  release(): void;
+}
+
+interface Reserved {
+  readonly orderKey: number;
+  readonly expectedMs: number;
 }
 
 /** Load-shedding figures of a pool, for tests and operators. */
@@ -64,6 +80,8 @@ export interface WorkerPoolStats {
   readonly recycled: number;
   /** Workers stopped after `idleMs` without work. */
   readonly stoppedIdle: number;
+  /** Room promised by `reserve` and not taken up or released yet. */
+  readonly reserved: number;
   /** Each slot; `running` is false while its worker is stopped for idleness. */
   readonly workers: readonly { readonly running: boolean; readonly busy: boolean; readonly pins: number; readonly wasmBytes: number }[];
 }
@@ -117,6 +135,7 @@ export class WorkerPool<Task, Result> {
   private closed = false;
   private recycled = 0;
   private stoppedIdle = 0;
+  private readonly reserved = new Set<Reserved>();
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
@@ -141,6 +160,7 @@ export class WorkerPool<Task, Result> {
       queued: this.queue.length,
       recycled: this.recycled,
       stoppedIdle: this.stoppedIdle,
+      reserved: this.reserved.size,
       workers: this.slots.map((slot) => ({ running: slot.worker !== undefined, busy: slot.current !== undefined, pins: slot.pins, wasmBytes: slot.wasmBytes })),
     };
   }
@@ -164,6 +184,8 @@ export class WorkerPool<Task, Result> {
    * cancel flag while it runs (a handler that polls it stops early).
    */
   run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
+    // The promised room becomes this task's place in the queue (or is given up if it is refused).
+    options.reservation?.release();
     if (this.closed) return Promise.reject(gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' }));
     if (signal?.aborted) return Promise.reject(cancelled(this.options.name));
     const pin = options.pin;
@@ -201,6 +223,21 @@ export class WorkerPool<Task, Result> {
       this.enqueue(pending);
       this.dispatch();
     });
+  }
+
+  /**
+   * Promises room for a task that will be run later by `deadline`: refused at once (503 with
+   * Retry-After) when it could not finish in time behind the work queued, running and promised.
+   */
+  reserve(options: { readonly deadline: number; readonly cost: TaskCost }): PoolReservation {
+    if (this.closed) throw gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' });
+    const now = Date.now();
+    const expectedMs = this.rates.expectedMs(options.cost);
+    const refusal = this.admission(now, options.deadline, expectedMs, { deadline: options.deadline });
+    if (refusal) throw refusal;
+    const entry: Reserved = { orderKey: options.deadline, expectedMs };
+    this.reserved.add(entry);
+    return { release: () => void this.reserved.delete(entry) };
   }
 
   /** Runs one task on every worker (for example a warm-up), in parallel. */
@@ -242,6 +279,8 @@ export class WorkerPool<Task, Result> {
       if (pending.orderKey > orderKey) break;
       if (pending.pin === undefined || relevant(pending.pin.worker)) work += pending.expectedMs;
     }
+    // Promised work is unpinned and will be served by its deadline like the queued work.
+    for (const promised of this.reserved) if (promised.orderKey <= orderKey && pin === undefined) work += promised.expectedMs;
     return pin === undefined ? work / this.slots.length : work;
   }
 
