@@ -116,6 +116,8 @@ interface Slot extends PinnedSlot {
   current?: PendingTask;
   wasmBytes: number;
   idleTimer?: NodeJS.Timeout;
+  /** Task kinds this worker has run: the first of each pays its start-up (a codec compiled, an engine loaded). */
+  kindsRun?: Set<string>;
 }
 
 /** Tasks without a deadline are ordered as if they had this long. */
@@ -364,7 +366,13 @@ export class WorkerPool<Task, Result> {
     if (message.wasmBytes !== undefined) slot.wasmBytes = message.wasmBytes;
     worker.unref();
     pending.detach();
-    if (pending.startedAt !== undefined && Atomics.load(new Int32Array(pending.cancelFlag), 0) === 0) this.rates.record(pending.cost, Date.now() - pending.startedAt);
+    // The first task of a kind on a worker is not measured: it also paid the worker's start-up
+    // (a codec compiled, an engine loaded), which would make every later estimate too long.
+    const kind = pending.cost?.kind ?? '';
+    const kindsRun = (slot.kindsRun ??= new Set());
+    const firstOfKind = !kindsRun.has(kind);
+    kindsRun.add(kind);
+    if (!firstOfKind && pending.startedAt !== undefined && Atomics.load(new Int32Array(pending.cancelFlag), 0) === 0) this.rates.record(pending.cost, Date.now() - pending.startedAt);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(workerFailure(this.options.name, message.error));
     this.afterWork(index);

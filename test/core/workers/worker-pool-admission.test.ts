@@ -129,6 +129,9 @@ describe('core/workers WorkerPool admission (load shedding)', function () {
     open({ initialMsPerUnit: { quick: 3_600_000 } });
     const deadline = () => Date.now() + 60_000;
     await refusal(pool.run({ kind: 'double', value: 1 }, [], undefined, { deadline: deadline(), cost: { kind: 'quick', units: 1 } }));
+    // The worker's first task of the kind pays its start-up and is not measured; the next one is.
+    await pool.run({ kind: 'double', value: 1 }, [], undefined, { admitted: true, cost: { kind: 'quick', units: 1 } });
+    await refusal(pool.run({ kind: 'double', value: 1 }, [], undefined, { deadline: deadline(), cost: { kind: 'quick', units: 1 } }));
     await pool.run({ kind: 'double', value: 1 }, [], undefined, { admitted: true, cost: { kind: 'quick', units: 1 } });
     expect(await pool.run({ kind: 'double', value: 2 }, [], undefined, { deadline: deadline(), cost: { kind: 'quick', units: 1 } })).to.equal(4);
   });
@@ -300,5 +303,22 @@ describe('core/workers WorkerPool young generation', function () {
   it("leaves V8's default without the option", async () => {
     pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test' });
     expect(await pool.run({ kind: 'young-generation-mb' })).to.be.above(4);
+  });
+});
+
+describe('core/workers WorkerPool rates', function () {
+  this.timeout(20_000);
+  let pool: WorkerPool<Task, number>;
+  afterEach(() => pool.close());
+
+  it('does not learn from the first task of a kind on a worker (it paid the start-up), and learns from the next', async () => {
+    pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test', initialMsPerUnit: { quick: 1000 } });
+    const promiseTooLong = () => pool.reserve({ deadline: Date.now() + 60_000, cost: { kind: 'quick', units: 100 } });
+    await pool.run({ kind: 'double', value: 1 }, [], undefined, { cost: { kind: 'quick', units: 1 } });
+    // Still the starting guess: 100 units at 1 s each do not fit in 60 s.
+    expect(promiseTooLong).to.throw(GatewayError);
+    await pool.run({ kind: 'double', value: 1 }, [], undefined, { cost: { kind: 'quick', units: 1 } });
+    // Measured now (a few ms a unit): they fit.
+    promiseTooLong().release();
   });
 });
