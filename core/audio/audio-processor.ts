@@ -27,8 +27,6 @@ const DEFAULT_RECYCLE_ABOVE_BYTES = 128 * 1024 * 1024;
  * heap, its codecs, what its last jobs grew), and starting one again costs about 0.2 s.
  */
 const DEFAULT_IDLE_WORKER_MS = 5_000;
-/** A small nursery: a worker's short-lived objects are few (see WorkerPoolOptions). */
-const WORKER_YOUNG_GENERATION_MB = 4;
 
 /** How long a job takes, until the pool has measured its own: milliseconds per second of audio in. */
 const INITIAL_MS_PER_AUDIO_SECOND: Readonly<Record<string, number>> = {
@@ -85,7 +83,6 @@ export class AudioProcessor {
       initialMsPerUnit: INITIAL_MS_PER_AUDIO_SECOND,
       recycleAboveBytes: options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES,
       idleMs: options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
-      maxYoungGenerationMb: WORKER_YOUNG_GENERATION_MB,
       // Estimates miss what other pools take of the same cores: keep a quarter of the time in hand.
       admissionShare: 0.75,
     });

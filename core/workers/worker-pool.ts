@@ -35,12 +35,6 @@ export interface WorkerPoolOptions {
    */
   readonly idleMs?: number;
   /**
-   * Cap of each worker's young generation (V8's nursery of short-lived objects), in MB. Workers
-   * allocate few JavaScript objects (their audio lives in typed arrays outside the heap), so a
-   * small nursery costs little, while V8's default lets each grow by tens of MB under load.
-   */
-  readonly maxYoungGenerationMb?: number;
-  /**
    * Share of the time left before a task's deadline that the task may use here, waiting
    * included (default 1). Less leaves time for the stages after it: a task that would finish
    * later is refused at once.
@@ -316,7 +310,6 @@ export class WorkerPool<Task, Result> {
     const worker = new Worker(this.options.script, {
       name: `${this.options.name}-${index}`,
       workerData: this.options.workerData,
-      ...(this.options.maxYoungGenerationMb !== undefined && { resourceLimits: { maxYoungGenerationSizeMb: this.options.maxYoungGenerationMb } }),
     });
     worker.unref();
     worker.on('message', (message: ResultMessage<Result>) => this.settle(worker, message));

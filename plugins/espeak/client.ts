@@ -61,8 +61,6 @@ export class EspeakSynthesisClient {
         maxQueued: admission.maxQueuedTasksPerWorker ?? DEFAULT_QUEUED_TASKS_PER_WORKER,
         initialMsPerUnit: { synthesize: INITIAL_MS_PER_CHARACTER },
         recycleAboveBytes: RECYCLE_ABOVE_BYTES,
-        // A small nursery: the engine's memory is WebAssembly, its short-lived objects few.
-        maxYoungGenerationMb: 4,
         // The gateway usually processes the audio after the engine: that gets the other half.
         admissionShare: 0.5,
       },

@@ -1,4 +1,4 @@
-import { resourceLimits, threadId } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
 import { GatewayError } from '../../../core/errors';
 import { serveWorkerTasks, wasmMemoryBytes } from '../../../core/workers';
 
@@ -8,8 +8,6 @@ export type TestTask =
   | { kind: 'crash' }
   | { kind: 'wait'; ms: number }
   | { kind: 'thread' }
-  /** Answers the thread's young generation cap in MB (its resource limits). */
-  | { kind: 'young-generation-mb' }
   | { kind: 'byte-length'; bytes: Uint8Array }
   /** Holds the worker until the caller stores 1 in the flag's first Int32. */
   | { kind: 'block'; flag: SharedArrayBuffer }
@@ -35,8 +33,6 @@ serveWorkerTasks<TestTask, number>(async (task, control) => {
       return { result: task.ms };
     case 'thread':
       return { result: threadId };
-    case 'young-generation-mb':
-      return { result: resourceLimits.maxYoungGenerationSizeMb ?? 0 };
     case 'byte-length':
       return { result: task.bytes.byteLength };
     case 'block': {

@@ -287,25 +287,6 @@ describe('core/workers WorkerPool reservations (room promised to work that comes
   });
 });
 
-describe('core/workers WorkerPool young generation', function () {
-  this.timeout(20_000);
-  let pool: WorkerPool<Task, number>;
-  afterEach(() => pool.close());
-
-  it("caps each worker's young generation when asked, also for a worker started again after idling", async () => {
-    pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test', maxYoungGenerationMb: 4, idleMs: 20 });
-    expect(await pool.run({ kind: 'young-generation-mb' })).to.equal(4);
-    for (let attempt = 0; attempt < 300 && pool.stats().workers[0].running; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(pool.stats().workers[0].running).to.equal(false);
-    expect(await pool.run({ kind: 'young-generation-mb' })).to.equal(4);
-  });
-
-  it("leaves V8's default without the option", async () => {
-    pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test' });
-    expect(await pool.run({ kind: 'young-generation-mb' })).to.be.above(4);
-  });
-});
-
 describe('core/workers WorkerPool rates', function () {
   this.timeout(20_000);
   let pool: WorkerPool<Task, number>;
