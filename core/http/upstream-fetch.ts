@@ -1,3 +1,4 @@
+import { LinkedAbort } from '../abort/linked-abort';
 import { gatewayError, isGatewayError, type GatewayError } from '../errors';
 import { readCommonErrorBody } from './common-error-body';
 import { upstreamError } from './upstream-error';
@@ -41,8 +42,8 @@ export interface UpstreamResponse {
  * caller cancellation -> cancelled.
  */
 export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamResponse> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  const bound = new LinkedAbort([request.signal], request.timeoutMs);
+  const signal = bound.signal;
   try {
     const response = await request.fetch(request.url, {
       method: request.method ?? 'GET',
@@ -54,7 +55,9 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
     if (!response.ok) throw upstreamAnswerError(request, { status: response.status, headers: response.headers, text: new TextDecoder().decode(body.subarray(0, 4096)) });
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
-    throw upstreamFailure(error, request, timeout);
+    throw upstreamFailure(error, request, signal);
+  } finally {
+    bound.dispose();
   }
 }
 

@@ -1,3 +1,4 @@
+import { LinkedAbort } from '../abort/linked-abort';
 import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
@@ -13,32 +14,32 @@ export interface UpstreamStreamResponse {
 /** Error bodies are read only this far: enough for the provider's message. */
 const ERROR_BODY_BYTES = 4096;
 
-/** Aborts when it has not been touched for `timeoutMs`: a stall, not a long answer, is the fault. */
+/**
+ * Aborts when the caller's signal does, or when it has not been touched for `timeoutMs`: a
+ * stall, not a long answer, is the fault. One signal for both, so that no `AbortSignal.any` is
+ * made per call.
+ */
 class IdleDeadline {
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout;
+  private readonly link: LinkedAbort;
+  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly timeoutMs: number) {
-    this.timer = this.arm();
+  constructor(caller: AbortSignal | undefined, timeoutMs: number) {
+    this.link = new LinkedAbort([caller]);
+    this.timer = setTimeout(() => this.link.abort(new Error('upstream stalled')), timeoutMs);
+    this.timer.unref();
   }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.link.signal;
   }
 
   touch(): void {
-    clearTimeout(this.timer);
-    this.timer = this.arm();
+    this.timer.refresh();
   }
 
   stop(): void {
     clearTimeout(this.timer);
-  }
-
-  private arm(): NodeJS.Timeout {
-    const timer = setTimeout(() => this.controller.abort(new Error('upstream stalled')), this.timeoutMs);
-    timer.unref();
-    return timer;
+    this.link.dispose();
   }
 }
 
@@ -47,8 +48,8 @@ class IdleDeadline {
  * `timeoutMs` bounds the wait for the headers and every wait between two pieces of the body.
  */
 export async function upstreamStream(request: UpstreamRequest): Promise<UpstreamStreamResponse> {
-  const idle = new IdleDeadline(request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, idle.signal]) : idle.signal;
+  const idle = new IdleDeadline(request.signal, request.timeoutMs);
+  const signal = idle.signal;
   let response: Response;
   try {
     response = await request.fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body, signal });

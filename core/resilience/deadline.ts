@@ -1,9 +1,7 @@
+import { abortedByDeadline } from '../abort/linked-abort';
 import { gatewayError, isGatewayError, type GatewayError } from '../errors';
 
-/** True when `signal` fired because a deadline passed (AbortSignal.timeout), not a client leaving. */
-export function abortedByDeadline(signal: AbortSignal): boolean {
-  return signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
-}
+export { abortedByDeadline };
 
 /** The error of an attempt that the deadline cut short: a 504, whatever the provider made of it. */
 export function deadlineError(instanceId: string, cause: unknown): GatewayError {

@@ -1,5 +1,6 @@
 import { ConstantBackoff, handleType, retry, type RetryPolicy } from 'cockatiel';
 import type { ResiliencePolicy } from '../../config/types';
+import { LinkedAbort } from '../abort/linked-abort';
 import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
 import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
@@ -25,7 +26,11 @@ export interface ResilientProviderOptions {
 interface Bounds {
   readonly signal: AbortSignal;
   readonly deadline: number;
+  /** Lets go of the clock and the caller's signal, once the call (or the start of a stream) is over. */
+  dispose(): void;
 }
+
+const NOTHING_TO_DISPOSE = (): void => undefined;
 
 /** Thrown inside the retry loop when another attempt is planned; never leaves this file. */
 class PlannedRetry extends Error {
@@ -86,17 +91,18 @@ export class ResilientProvider implements TtsProvider {
     // A call is cut at the deadline; a stream only until its first chunk (a slow reader may then make it last longer).
     const attemptRequest = kind === 'call' && bounds.signal !== request.signal ? { ...request, signal: bounds.signal, deadline: bounds.deadline } : request;
     const call = () => this.withRetries(attemptRequest, bounds, attempt);
-    if (!this.breaker) return call();
+    if (!this.breaker) return call().finally(bounds.dispose);
     const running = this.breaker.execute(call);
     // A half-open circuit makes callers wait for its trial: never past their own deadline.
-    return this.breaker.state() === 'half-open' ? untilAborted(running, bounds.signal, this.options.instanceId) : running;
+    return (this.breaker.state() === 'half-open' ? untilAborted(running, bounds.signal, this.options.instanceId) : running).finally(bounds.dispose);
   }
 
   /** The request's deadline and a signal that aborts at it; a request without one gets the default. */
   private bounds(request: ProviderSynthesisRequest): Bounds {
-    if (request.deadline !== undefined) return { signal: request.signal, deadline: request.deadline };
+    if (request.deadline !== undefined) return { signal: request.signal, deadline: request.deadline, dispose: NOTHING_TO_DISPOSE };
     const timeoutMs = this.options.defaultTimeoutMs;
-    return { signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]), deadline: Date.now() + timeoutMs };
+    const bound = new LinkedAbort([request.signal], timeoutMs);
+    return { signal: bound.signal, deadline: Date.now() + timeoutMs, dispose: () => bound.dispose() };
   }
 
   private async withRetries<T>(request: ProviderSynthesisRequest, bounds: Bounds, attempt: (request: ProviderSynthesisRequest) => Promise<T>): Promise<T> {
@@ -108,8 +114,12 @@ export class ResilientProvider implements TtsProvider {
         await pause(delayMs, signal, instanceId);
         try {
           // Each attempt on its own child signal: the provider's abort listeners go away with it.
+          // A successful attempt keeps following the caller (a stream's body is read later); a
+          // failed or abandoned one is told to stop and lets go.
           const started = process.hrtime.bigint();
-          const result = await untilAborted(attempt({ ...request, signal: AbortSignal.any([request.signal]) }), signal, instanceId).catch((error: unknown) => {
+          const child = new LinkedAbort([request.signal]);
+          const result = await untilAborted(attempt({ ...request, signal: child.signal }), signal, instanceId).catch((error: unknown) => {
+            child.abort(signal.aborted ? signal.reason : error);
             this.reportAttempt(started, error);
             throw error;
           });

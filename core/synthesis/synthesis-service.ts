@@ -1,3 +1,4 @@
+import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
 import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, gatewayError, isGatewayError } from '../errors';
 import type { Logger } from '../plugin/contract';
@@ -96,9 +97,10 @@ export class SynthesisService {
 
   /** Synthesizes the whole text and stores it as one file. */
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    // One signal for the client leaving and the deadline, let go of when the answer is ready.
+    const bound = new LinkedAbort([context.signal], this.options.timeoutMs);
     const deadlineAt = Date.now() + this.options.timeoutMs;
-    const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+    const signal = bound.signal;
     try {
       this.durationLimit?.checkText(request.text, request.speed);
       return await this.withFallback(request, context.requestId, signal, async (target) => {
@@ -124,7 +126,9 @@ export class SynthesisService {
         }
       });
     } catch (error) {
-      throw this.explain(error, context.signal, deadline);
+      throw this.explain(error, context.signal, abortedByDeadline(signal));
+    } finally {
+      bound.dispose();
     }
   }
 
@@ -136,19 +140,23 @@ export class SynthesisService {
    * few ahead of the one read.
    */
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const startSignal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+    // Bounds the start only (the first piece): let go of once the stream is handed on.
+    const start = new LinkedAbort([context.signal], this.options.timeoutMs);
+    const startSignal = start.signal;
     try {
       this.durationLimit?.checkText(request.text, request.speed);
       return await this.withFallback(request, context.requestId, startSignal, (target) => this.streamOn(request, target, context, startSignal));
     } catch (error) {
-      throw this.explain(error, context.signal, deadline);
+      throw this.explain(error, context.signal, abortedByDeadline(startSignal));
+    } finally {
+      start.dispose();
     }
   }
 
   private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, startSignal: AbortSignal): Promise<SynthesisStream> {
-    const stop = new AbortController();
-    const signal = context.signal ? AbortSignal.any([context.signal, stop.signal]) : stop.signal;
+    // Aborts when the client leaves or the stream is stopped early.
+    const stop = new LinkedAbort([context.signal]);
+    const signal = stop.signal;
     const progress: StreamProgress = { bytes: 0 };
     // The first provider audio, once checked: a mislabelled one is named in `X-TTS-Applied`.
     let firstAudio: CheckedChunk | undefined;
@@ -166,7 +174,7 @@ export class SynthesisService {
         lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
         // Only the first call may be refused for load: later ones continue a stream already under way.
         callChunk: async (index, cancel) => {
-          const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, AbortSignal.any([signal, cancel]), index > 0);
+          const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, [signal, cancel], index > 0);
           if (index === 0) firstAudio = chunk;
           return chunk;
         },
@@ -274,16 +282,19 @@ export class SynthesisService {
   }
 
   /** One provider call under its own deadline, its audio checked; a `continuation` is never refused for load. */
-  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signal: AbortSignal, continuation: boolean): Promise<CheckedChunk> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signals: readonly AbortSignal[], continuation: boolean): Promise<CheckedChunk> {
+    const bound = new LinkedAbort(signals, this.options.timeoutMs);
     const deadlineAt = Date.now() + this.options.timeoutMs;
     try {
-      const call = this.providerRequest(plan, prepared, text, requestId, AbortSignal.any([signal, deadline]), deadlineAt);
+      const call = this.providerRequest(plan, prepared, text, requestId, bound.signal, deadlineAt);
       const audio = await prepared.resolved.provider.synthesize(continuation ? { ...call, continuation } : call);
       this.logWarnings(audio.warnings, prepared, requestId);
       return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
     } catch (error) {
-      throw this.explain(error, undefined, deadline);
+      throw this.explain(error, undefined, abortedByDeadline(bound.signal));
+    } finally {
+      // The call's signal still aborts with the stream, so that work it left behind stops too.
+      bound.stopClock();
     }
   }
 
@@ -293,8 +304,9 @@ export class SynthesisService {
    * running are cancelled.
    */
   private async synthesizeChunks(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, deadline: number): Promise<CheckedChunk[]> {
-    const failFast = new AbortController();
-    const chunkSignal = AbortSignal.any([signal, failFast.signal]);
+    // Aborts with the request, or at the first failure.
+    const failFast = new LinkedAbort([signal]);
+    const chunkSignal = failFast.signal;
     const tally = this.durationLimit?.tally(plan.dsp.speed);
     return boundedMap(plan.chunks, this.options.chunkConcurrency, async (text) => {
       try {
@@ -330,7 +342,7 @@ export class SynthesisService {
   }
 
   private explainer(clientSignal: AbortSignal | undefined): (error: unknown) => unknown {
-    return (error) => this.explain(error, clientSignal, undefined);
+    return (error) => this.explain(error, clientSignal, false);
   }
 
   private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, control: WorkControl): Promise<{ audio: Uint8Array; sampleRate?: number; durationSeconds?: number }> {
@@ -342,8 +354,8 @@ export class SynthesisService {
   }
 
   /** Turns an abort into the right coded error: the deadline is a 504, a gone client a cancel. */
-  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): unknown {
-    if (deadline?.aborted && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
+  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadlinePassed: boolean): unknown {
+    if (deadlinePassed && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
       return gatewayError('TTS_ERR_TIMEOUT', { subject: 'The synthesis', limit: `${this.options.timeoutMs} ms` }, { cause: error });
     }
     if (clientSignal?.aborted && !isGatewayError(error)) return gatewayError('TTS_ERR_CANCELLED', { subject: 'The synthesis (the client went away)' }, { cause: error });
@@ -365,7 +377,7 @@ function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Va
 async function* rest(
   first: IteratorResult<Uint8Array>,
   pieces: AsyncGenerator<Uint8Array>,
-  stop: AbortController,
+  stop: LinkedAbort,
   explain: (error: unknown) => unknown,
 ): AsyncGenerator<Uint8Array> {
   let finished = first.done === true;
@@ -383,6 +395,8 @@ async function* rest(
     if (!finished) {
       stop.abort();
       await pieces.return(undefined).catch(() => undefined);
+    } else {
+      stop.dispose();
     }
   }
 }
