@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { LinkedAbort } from '../abort/linked-abort';
+import { NodeBodyResponse } from './node-body-response';
 import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
@@ -61,6 +63,21 @@ export async function upstreamStream(request: UpstreamRequest): Promise<Upstream
     idle.stop();
     throw upstreamFailure(error, request, idle.signal);
   }
+  // The pooled fetch's answers hand their Node stream over: no web stream made per call.
+  const nodeBody = response instanceof NodeBodyResponse ? response.takeNodeBody() : undefined;
+  if (nodeBody) {
+    return {
+      status: response.status,
+      headers: response.headers,
+      chunks: readNodeBody(nodeBody, idle, request),
+      cancel: async () => {
+        idle.stop();
+        // undici's body reports being destroyed unread as an error: nobody is left to hear it.
+        nodeBody.on('error', () => undefined);
+        nodeBody.destroy();
+      },
+    };
+  }
   const body = response.body;
   return {
     status: response.status,
@@ -104,6 +121,20 @@ async function* readBody(response: Response, idle: IdleDeadline, request: Upstre
     idle.stop();
     // Stopped early (client gone, a check failed): release the connection.
     if (!done) await reader.cancel().catch(() => undefined);
+  }
+}
+
+async function* readNodeBody(body: Readable, idle: IdleDeadline, request: UpstreamRequest): AsyncGenerator<Uint8Array> {
+  try {
+    // Leaving the loop early (client gone, a check failed) destroys the stream: the connection is released.
+    for await (const piece of body as AsyncIterable<Uint8Array>) {
+      idle.touch();
+      if (piece.byteLength > 0) yield piece;
+    }
+  } catch (error) {
+    throw upstreamFailure(error, request, idle.signal);
+  } finally {
+    idle.stop();
   }
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createPooledFetch, type PooledFetch } from '../../../core';
+import { createPooledFetch, GatewayError, upstreamStream, type PooledFetch } from '../../../core';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -122,5 +122,71 @@ describe('core/http createPooledFetch', () => {
     expect(await fromRequest.text()).to.equal('PUT put body');
     const fromForm = await pooled.fetch(`${upstream.base}/f`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
     expect(await fromForm.text()).to.equal('POST a=1');
+  });
+
+  describe('read by upstreamStream (the Node stream is iterated, no web stream made)', () => {
+    const streamCall = (url: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+      upstreamStream({ provider: 'Stand-in', fetch: pooled.fetch, url, timeoutMs: options.timeoutMs ?? 5000, ...(options.signal ? { signal: options.signal } : {}) });
+    const failureOf = async (chunks: AsyncIterable<Uint8Array>): Promise<GatewayError> => {
+      try {
+        for await (const _chunk of chunks);
+      } catch (error) {
+        return error as GatewayError;
+      }
+      throw new Error('the stream did not fail');
+    };
+
+    it('hands on every piece, then ends', async () => {
+      upstream = await startUpstream((request, body, response) => {
+        response.writeHead(200, { 'content-type': 'audio/mpeg' });
+        response.write('one ');
+        setImmediate(() => response.end('two'));
+      });
+      const answer = await streamCall(`${upstream.base}/audio`);
+      let text = '';
+      for await (const chunk of answer.chunks) text += Buffer.from(chunk).toString();
+      expect(text).to.equal('one two');
+    });
+
+    it('fails with a timeout when the body stalls', async () => {
+      upstream = await startUpstream((request, body, response) => {
+        response.writeHead(200, { 'content-type': 'audio/mpeg' });
+        response.write('one '); // and then nothing
+      });
+      const answer = await streamCall(`${upstream.base}/stall`, { timeoutMs: 50 });
+      expect((await failureOf(answer.chunks)).code).to.equal('TTS_ERR_TIMEOUT');
+    });
+
+    it("fails as cancelled when the caller's signal aborts in the middle of the body", async () => {
+      upstream = await startUpstream((request, body, response) => {
+        response.writeHead(200, { 'content-type': 'audio/mpeg' });
+        response.write('one ');
+      });
+      const caller = new AbortController();
+      const answer = await streamCall(`${upstream.base}/gone`, { signal: caller.signal });
+      const iterator = answer.chunks[Symbol.asyncIterator]();
+      await iterator.next();
+      caller.abort(new Error('client went away'));
+      const error = await iterator.next().then(
+        () => undefined,
+        (failure: unknown) => failure as GatewayError,
+      );
+      expect(error?.code).to.equal('TTS_ERR_CANCELLED');
+    });
+
+    it('closes the body when the reader stops early or cancels it', async () => {
+      const closed: string[] = [];
+      upstream = await startUpstream((request, body, response) => {
+        response.writeHead(200, { 'content-type': 'audio/mpeg' });
+        response.write('one ');
+        response.on('close', () => closed.push(request.url ?? ''));
+      });
+      const stopped = await streamCall(`${upstream.base}/stopped`);
+      for await (const _chunk of stopped.chunks) break;
+      const cancelled = await streamCall(`${upstream.base}/cancelled`);
+      await cancelled.cancel();
+      for (let wait = 0; closed.length < 2 && wait < 100; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(closed.sort()).to.deep.equal(['/cancelled', '/stopped']);
+    });
   });
 });
