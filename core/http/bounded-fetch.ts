@@ -1,4 +1,5 @@
 import { gatewayError, type GatewayError } from '../errors';
+import { NodeBodyResponse } from './node-body-response';
 
 /** The answer size a provider gets when its entry sets none (`maxResponseBytes`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
@@ -48,16 +49,19 @@ function isIdentityEncoded(headers: Headers): boolean {
 export function boundedFetch(fetchImpl: typeof fetch, maxBytes: number, provider: string): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
-    if (!response.body) return response;
+    // The pooled fetch's answers always have a body, kept as a Node stream unless asked for as a web one.
+    const pooled = response instanceof NodeBodyResponse ? response : undefined;
+    if (!pooled && !response.body) return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxBytes) {
-      await response.body.cancel().catch(() => undefined);
+      if (pooled) pooled.discardBody();
+      else await response.body?.cancel().catch(() => undefined);
       throw tooLarge(provider, maxBytes);
     }
     // A declared length within the bound is the bound already: the HTTP client reads that many
     // bytes and no more. Not so for a compressed answer, whose decoded body may be far larger.
     if (declared >= 0 && isIdentityEncoded(response.headers)) return response;
-    return new Response(countedBody(response.body, maxBytes, () => tooLarge(provider, maxBytes)), {
+    return new Response(countedBody(response.body as ReadableStream<Uint8Array>, maxBytes, () => tooLarge(provider, maxBytes)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

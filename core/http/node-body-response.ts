@@ -37,6 +37,13 @@ export class NodeBodyResponse extends ResponseBase {
     return body;
   }
 
+  /** Drops the body unread, releasing the connection; nothing when it was read already. */
+  discardBody(): void {
+    const body = this.takeNodeBody();
+    if (body) destroyQuietly(body);
+    else void this.webForm?.body?.cancel().catch(() => undefined);
+  }
+
   /** The body as a web stream; null once it was read another way. */
   get body(): ReadableStream<Uint8Array> | null {
     if (!this.webForm && !this.nodeBody) return null;
@@ -101,4 +108,10 @@ export class NodeBodyResponse extends ResponseBase {
     }
     return this.webForm;
   }
+}
+
+/** Destroys a body nobody reads any more; undici reports that as an error, which nobody is left to hear. */
+export function destroyQuietly(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { LinkedAbort } from '../abort/linked-abort';
-import { NodeBodyResponse } from './node-body-response';
+import { destroyQuietly, NodeBodyResponse } from './node-body-response';
 import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
@@ -72,9 +72,7 @@ export async function upstreamStream(request: UpstreamRequest): Promise<Upstream
       chunks: readNodeBody(nodeBody, idle, request),
       cancel: async () => {
         idle.stop();
-        // undici's body reports being destroyed unread as an error: nobody is left to hear it.
-        nodeBody.on('error', () => undefined);
-        nodeBody.destroy();
+        destroyQuietly(nodeBody);
       },
     };
   }

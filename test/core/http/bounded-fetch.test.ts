@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { boundedFetch, GatewayError, loadProviders, upstreamFetch, upstreamStream } from '../../../core';
+import { boundedFetch, createPooledFetch, GatewayError, loadProviders, upstreamFetch, upstreamStream } from '../../../core';
 import { FakeDeployment } from '../plugin/plugin-test-helpers';
 
 const MEGABYTE = 1024 * 1024;
@@ -88,48 +88,60 @@ describe('core/http boundedFetch (per-provider maxResponseBytes) against a real 
   before(async () => (base = await standIn.start()));
   after(() => standIn.stop());
 
-  const request = (path: string, maxBytes: number) => ({ provider: 'Acme', fetch: boundedFetch(fetch, maxBytes, 'Acme'), url: `${base}${path}`, timeoutMs: 20_000 });
+  // The platform's fetch, and the pooled one whose answers keep a Node stream as their body.
+  const clients: [string, () => { fetch: typeof fetch; close(): Promise<void> }][] = [
+    ['the platform fetch', () => ({ fetch, close: async () => undefined })],
+    ['the pooled fetch', () => createPooledFetch()],
+  ];
+  for (const [clientName, makeClient] of clients) {
+    describe(`over ${clientName}`, () => {
+      let client: { fetch: typeof fetch; close(): Promise<void> };
+      before(() => (client = makeClient()));
+      after(() => client.close());
+      const request = (path: string, maxBytes: number) => ({ provider: 'Acme', fetch: boundedFetch(client.fetch, maxBytes, 'Acme'), url: `${base}${path}`, timeoutMs: 20_000 });
 
-  it('fails a whole-body read with 502 as soon as the body passes the cap, and hangs up on the upstream', async () => {
-    const error = await rejection(upstreamFetch(request('/endless', 2 * MEGABYTE)));
-    expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    expect(error.status).to.equal(502);
-    expect(error.message).to.equal('Acme sent an unusable answer: its answer is larger than the limit of 2097152 bytes');
-    const delivery = standIn.deliveries.at(-1)!;
-    await delivery.finished;
-    expect(delivery.cutOff).to.equal(true);
-    // What the upstream got out before the hang-up: the cap and what sockets buffer, not 512 MiB.
-    expect(delivery.written).to.be.below(64 * MEGABYTE);
-  });
+      it('fails a whole-body read with 502 as soon as the body passes the cap, and hangs up on the upstream', async () => {
+        const error = await rejection(upstreamFetch(request('/endless', 2 * MEGABYTE)));
+        expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+        expect(error.status).to.equal(502);
+        expect(error.message).to.equal('Acme sent an unusable answer: its answer is larger than the limit of 2097152 bytes');
+        const delivery = standIn.deliveries.at(-1)!;
+        await delivery.finished;
+        expect(delivery.cutOff).to.equal(true);
+        // What the upstream got out before the hang-up: the cap and what sockets buffer, not 512 MiB.
+        expect(delivery.written).to.be.below(64 * MEGABYTE);
+    });
 
-  it('fails a streamed read at the cap too, after handing on what came before it', async () => {
-    const response = await upstreamStream(request('/endless', MEGABYTE));
-    let received = 0;
-    const error = await rejection(
-      (async () => {
-        for await (const piece of response.chunks) received += piece.byteLength;
-      })(),
-    );
-    expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    expect(received).to.be.at.most(MEGABYTE);
-    const delivery = standIn.deliveries.at(-1)!;
-    await delivery.finished;
-    expect(delivery.cutOff).to.equal(true);
-  });
+      it('fails a streamed read at the cap too, after handing on what came before it', async () => {
+        const response = await upstreamStream(request('/endless', MEGABYTE));
+        let received = 0;
+        const error = await rejection(
+          (async () => {
+            for await (const piece of response.chunks) received += piece.byteLength;
+          })(),
+        );
+        expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+        expect(received).to.be.at.most(MEGABYTE);
+        const delivery = standIn.deliveries.at(-1)!;
+        await delivery.finished;
+        expect(delivery.cutOff).to.equal(true);
+    });
 
-  it('refuses a declared Content-Length over the cap before reading the body', async () => {
-    const error = await rejection(upstreamFetch(request('/declared', MEGABYTE)));
-    expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    const delivery = standIn.deliveries.at(-1)!;
-    await delivery.finished;
-    expect(delivery.cutOff).to.equal(true);
-  });
+      it('refuses a declared Content-Length over the cap before reading the body', async () => {
+        const error = await rejection(upstreamFetch(request('/declared', MEGABYTE)));
+        expect(error.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+        const delivery = standIn.deliveries.at(-1)!;
+        await delivery.finished;
+        expect(delivery.cutOff).to.equal(true);
+    });
 
-  it('hands on an answer within the cap unchanged', async () => {
-    const response = await upstreamFetch(request('/small', 3));
-    expect(Buffer.from(response.body).toString()).to.equal('abc');
-    expect(response.status).to.equal(200);
-  });
+      it('hands on an answer within the cap unchanged', async () => {
+        const response = await upstreamFetch(request('/small', 3));
+        expect(Buffer.from(response.body).toString()).to.equal('abc');
+        expect(response.status).to.equal(200);
+      });
+    });
+  }
 
   it("gives each plugin a fetch bounded by its provider entry's maxResponseBytes", async () => {
     const deployment = new FakeDeployment();
