@@ -110,7 +110,7 @@ describe('core/http boundedFetch (per-provider maxResponseBytes) against a real 
         expect(delivery.cutOff).to.equal(true);
         // What the upstream got out before the hang-up: the cap and what sockets buffer, not 512 MiB.
         expect(delivery.written).to.be.below(64 * MEGABYTE);
-    });
+      });
 
       it('fails a streamed read at the cap too, after handing on what came before it', async () => {
         const response = await upstreamStream(request('/endless', MEGABYTE));
@@ -125,7 +125,7 @@ describe('core/http boundedFetch (per-provider maxResponseBytes) against a real 
         const delivery = standIn.deliveries.at(-1)!;
         await delivery.finished;
         expect(delivery.cutOff).to.equal(true);
-    });
+      });
 
       it('refuses a declared Content-Length over the cap before reading the body', async () => {
         const error = await rejection(upstreamFetch(request('/declared', MEGABYTE)));
@@ -133,7 +133,7 @@ describe('core/http boundedFetch (per-provider maxResponseBytes) against a real 
         const delivery = standIn.deliveries.at(-1)!;
         await delivery.finished;
         expect(delivery.cutOff).to.equal(true);
-    });
+      });
 
       it('hands on an answer within the cap unchanged', async () => {
         const response = await upstreamFetch(request('/small', 3));
