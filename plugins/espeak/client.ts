@@ -2,7 +2,6 @@
 import { join } from 'node:path';
 import { cancelled, unexpectedResult } from './errors';
 import { GrowingWorkerPool } from './growing-worker-pool';
-import { SharedVoiceData, type EspeakWorkerData } from './shared-voice-data';
 import type { EngineFormat, EngineProsody, EngineVoice, EspeakResult, EspeakTask, SynthesizeResult } from './worker-messages';
 
 /** The last thread without a task for a minute is stopped; the next task starts one again (about 0.3 s). */
@@ -48,15 +47,12 @@ export class EspeakSynthesisClient {
    * and stop after `idleMs` without one.
    */
   constructor(workers: number, idleMs = DEFAULT_IDLE_MS, admission: EspeakAdmission = {}) {
-    const voiceData = new SharedVoiceData();
     this.pool = new GrowingWorkerPool({
       script: join(__dirname, 'worker.js'),
       maxWorkers: workers,
       idleMs,
       surplusIdleMs: Math.min(idleMs, SURPLUS_IDLE_MS),
       name: 'espeak',
-      // Every thread reads the same voice data in place (24 MB once instead of once per thread).
-      threadData: (): EspeakWorkerData => ({ voiceData: voiceData.get() }),
       threads: {
         maxQueued: admission.maxQueuedTasksPerWorker ?? DEFAULT_QUEUED_TASKS_PER_WORKER,
         initialMsPerUnit: { synthesize: INITIAL_MS_PER_CHARACTER },

@@ -3,7 +3,6 @@
  * load it: synthesis is synchronous WASM and must never run on the gateway's event loop.
  */
 import { pathToFileURL } from 'node:url';
-import { asPackageBuffer } from './shared-voice-data';
 import type { EngineProsody, EngineVoice } from './worker-messages';
 
 /** The part of the Emscripten binding's `espeak_VOICE` wrapper used here. */
@@ -44,14 +43,11 @@ type EspeakModuleFactory = (moduleArguments?: Record<string, unknown>) => Promis
 // would otherwise rewrite to require().
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: EspeakModuleFactory }>;
 
-/**
- * Loads the engine. With `voiceData` (shared memory holding the package's data file) the engine
- * reads its voices from it in place; without, the package reads its own copy from node_modules.
- */
-export async function loadEspeakEngine(voiceData?: SharedArrayBuffer): Promise<EspeakEngine> {
+/** Loads the engine; the package finds its voice data file beside itself in node_modules. */
+export async function loadEspeakEngine(): Promise<EspeakEngine> {
   const entry = require.resolve('@echogarden/espeak-ng-emscripten');
   const module = await importEsm(pathToFileURL(entry).href);
-  const instance = await module.default(voiceData ? { getPreloadedPackage: () => asPackageBuffer(voiceData) } : undefined);
+  const instance = await module.default();
   return new EspeakEngine(new instance.eSpeakNGWorker(), () => instance.HEAP8?.buffer.byteLength ?? 0);
 }
 

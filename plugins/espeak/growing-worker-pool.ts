@@ -21,8 +21,6 @@ export interface GrowingWorkerPoolOptions {
   readonly name: string;
   /** Each thread's admission and recycling (its queue bound is per thread); rates are learned across threads. */
   readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'rates' | 'workerData'>;
-  /** Made for each thread as it starts: its `workerData`. */
-  readonly threadData?: () => unknown;
 }
 
 interface Thread<Task, Result> {
@@ -98,8 +96,7 @@ export class GrowingWorkerPool<Task, Result> {
     const name = `${this.options.name}-${this.startedCount}`;
     this.startedCount += 1;
     if (this.threads.length > 0) this.afterBurst = true;
-    const workerData = this.options.threadData?.();
-    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates, workerData });
+    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates });
     const thread: Thread<Task, Result> = { pool, running: 0, idleSince: Date.now() };
     this.threads.push(thread);
     return thread;

@@ -3,11 +3,9 @@
  * answers synthesis and voice-list tasks.
  */
 // The light entry point for worker scripts: loading all of core in every thread costs ~25 MB.
-import { workerData } from 'node:worker_threads';
 import { serveWorkerTasks, wasmMemoryBytes, type WorkerReply } from '../../core/workers';
 import { encodeSamples } from './audio-encoding';
 import { loadEspeakEngine, type EspeakEngine } from './engine';
-import type { EspeakWorkerData } from './shared-voice-data';
 import type { EspeakResult, EspeakTask, SynthesizeTask } from './worker-messages';
 
 let engine: Promise<EspeakEngine> | undefined;
@@ -15,7 +13,7 @@ let engine: Promise<EspeakEngine> | undefined;
 let loadedEngine: EspeakEngine | undefined;
 
 function getEngine(): Promise<EspeakEngine> {
-  engine ??= loadEspeakEngine((workerData as EspeakWorkerData | undefined)?.voiceData).then((loaded) => (loadedEngine = loaded));
+  engine ??= loadEspeakEngine().then((loaded) => (loadedEngine = loaded));
   return engine;
 }
 
