@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * Provider calls for a stream's chunks, started in order at most `depth` ahead of the chunk being
  * consumed, so the next audio is ready when it is needed while memory stays bounded. The first
@@ -14,7 +16,10 @@ export class LookAheadCalls<Result> {
     private readonly count: number,
     private readonly depth: number,
     private readonly call: (index: number, signal: AbortSignal) => Promise<Result>,
-  ) {}
+  ) {
+    // Every call is handed this one signal and may listen to it: one listener per chunk by design.
+    setMaxListeners(count + 1, this.cancelAll.signal);
+  }
 
   /** The result of call `index`; calls must be taken in order. */
   take(index: number): Promise<Result> {

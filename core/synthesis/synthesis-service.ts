@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
 import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, gatewayError, isGatewayError } from '../errors';
@@ -17,6 +18,8 @@ import type { SynthesisRequest } from './synthesis-request';
 
 /** Chunks a stream synthesizes ahead of the one being sent: enough to hide a call's latency. */
 const STREAM_LOOK_AHEAD = 2;
+/** Listeners on a stream's signal besides its chunks' calls: the audio session's job, the provider stream, the pieces. */
+const LISTENERS_BESIDE_CHUNKS = 10;
 
 export interface SynthesisServiceOptions {
   /** Chunks of one request synthesized at the same time. */
@@ -164,6 +167,9 @@ export class SynthesisService {
     try {
       const prepared = await this.prepare(request, target, startSignal);
       const plan = this.streamPlan(prepared);
+      // Each chunk's call stays linked to the stream's signal until the stream ends (work a call
+      // left behind stops with it): one listener per chunk by design, not a leak to warn about.
+      setMaxListeners(plan.chunks.length + LISTENERS_BESIDE_CHUNKS, signal);
       const applied = appliedOf(plan);
       this.logPlan(prepared, applied, context.requestId);
       pieces = audioPieces({

@@ -150,6 +150,26 @@ describe('core/synthesis streaming', () => {
     expect(stream.applied.chunks).to.equal(texts.length);
   });
 
+  it('streams a text of many chunks without a listener-leak warning (each call is linked to the stream by design)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const text = Array.from({ length: 300 }, (_value, index) => `Sentence ${index + 1} is here.`).join(' ');
+      const { service, recorder } = fixture();
+      const stream = await service.stream(request({ text }), { requestId: 'r-many', signal: new AbortController().signal });
+      await collect(stream.chunks);
+      expect(recorder.requests.length).to.be.greaterThan(11);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message)).to.deep.equal([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('hands the first audio on before the last chunk is synthesized', async () => {
     const last = gate();
     let count = 0;
