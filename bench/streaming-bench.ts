@@ -112,8 +112,11 @@ async function concurrentStreams(port: number, apiKey: string, child: ChildProce
   const growth = (peak - before) / MEGABYTE;
   const left = (after - before) / MEGABYTE;
   console.log(`32 concurrent 10,000-character mp3 streams: ${32 - failed} of 32 complete in ${seconds.toFixed(1)} s`);
-  console.log(`  RSS before ${(before / MEGABYTE).toFixed(0)} MB, peak ${(peak / MEGABYTE).toFixed(0)} MB (+${growth.toFixed(0)} MB, goal <= 150 MB: ${verdict(growth <= 150)}), 10 s after ${(after / MEGABYTE).toFixed(0)} MB (+${left.toFixed(0)} MB, goal <= 20 MB: ${verdict(left <= 20)})`);
+  console.log(`  RSS before ${(before / MEGABYTE).toFixed(0)} MB, peak ${(peak / MEGABYTE).toFixed(0)} MB (${signed(growth)} MB, goal <= 150 MB: ${verdict(growth <= 150)}), 10 s after ${(after / MEGABYTE).toFixed(0)} MB (${signed(left)} MB, goal <= 20 MB: ${verdict(left <= 20)})`);
 }
+
+/** A change in megabytes with its sign: +12, -94. */
+const signed = (megabytes: number): string => `${megabytes >= 0 ? '+' : ''}${megabytes.toFixed(0)}`;
 
 export async function runStreamingBench(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'tts-gateway-stream-bench-'));
