@@ -5,11 +5,12 @@ import {
   type AudioEngine,
   type ModelCapabilities,
   type ProcessingReservation,
-  type SynthesisRequest,
   type TtsProvider,
   type WorkControl,
 } from '../../../core';
 import { resolvedModel } from '../../support/resolved-model';
+import { FOUR_CHUNKS, fourChunkRequest as request } from './four-chunk-request';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const RATE = 8000;
@@ -75,23 +76,11 @@ function harness(options: { refuse?: boolean; providerFails?: boolean } = {}): A
   };
 }
 
-/** Four chunks at the harness's 30-character limit. */
-const FOUR_CHUNKS = 'First part is here. Second part is here. Third part is here. Fourth part is here.';
-const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'acme', voice: 'v1', text: FOUR_CHUNKS, speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
-
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => expect.fail('expected a failure'),
-    (caught: unknown) => caught,
-  );
-  expect(error).to.be.instanceOf(GatewayError);
-  return error as GatewayError;
-}
 
 describe('core/synthesis admission of the audio processing (refused before synthesis, not after)', () => {
   it('refuses a whole file the audio engine could not process in time before any provider call (503, Retry-After)', async () => {
     const test = harness({ refuse: true });
-    const error = await failure(test.service.synthesize(request(), { requestId: 'r1' }));
+    const error = await expectGatewayError(test.service.synthesize(request(), { requestId: 'r1' }));
     expect(error.code).to.equal('TTS_ERR_UNAVAILABLE');
     expect(error.retryAfterSeconds).to.equal(7);
     expect(test.providerCalls).to.equal(0);
@@ -115,7 +104,7 @@ describe('core/synthesis admission of the audio processing (refused before synth
 
   it('gives the room back when the synthesis fails before the processing', async () => {
     const test = harness({ providerFails: true });
-    await failure(test.service.synthesize(request(), { requestId: 'r4' }));
+    await expectGatewayError(test.service.synthesize(request(), { requestId: 'r4' }));
     expect(test.reservations).to.have.length(1);
     expect(test.reservations[0].released).to.be.at.least(1);
     expect(test.jobControls).to.have.length(0);

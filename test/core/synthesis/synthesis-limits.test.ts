@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import {
-  GatewayError,
   SynthesisService,
   type AudioEngine,
   type AudioSink,
@@ -8,10 +7,11 @@ import {
   type ModelDirectory,
   type ProviderSynthesisRequest,
   type SaveControl,
-  type SynthesisRequest,
   type TtsProvider,
 } from '../../../core';
 import { resolvedModel } from '../../support/resolved-model';
+import { fourChunkRequest as request } from './four-chunk-request';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const RATE = 8000;
@@ -102,18 +102,6 @@ function limitsHarness(options: HarnessOptions): LimitsHarness {
   };
 }
 
-/** Four chunks at the harness's 30-character limit. */
-const FOUR_CHUNKS = 'First part is here. Second part is here. Third part is here. Fourth part is here.';
-const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'acme', voice: 'v1', text: FOUR_CHUNKS, speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
-
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => expect.fail('expected a failure'),
-    (caught: unknown) => caught,
-  );
-  expect(error).to.be.instanceOf(GatewayError);
-  return error as GatewayError;
-}
 
 async function drain(chunks: AsyncIterable<Uint8Array>): Promise<void> {
   for await (const _piece of chunks) {
@@ -126,11 +114,11 @@ describe('core/synthesis maxAudioDuration (bounded output)', () => {
     const test = limitsHarness({ maxAudioSeconds: 10 });
     // 1,000 letters: at least 25 s even read at 40 letters a second.
     const long = request({ text: 'a'.repeat(1000), speed: 1 });
-    const error = await failure(test.service.synthesize(long, { requestId: 'r1' }));
+    const error = await expectGatewayError(test.service.synthesize(long, { requestId: 'r1' }));
     expect(error.code).to.equal('TTS_ERR_AUDIO_TOO_LONG');
     expect(error.status).to.equal(413);
     expect(error.message).to.equal('The audio would be longer than the limit of 10 s: even read at the fastest, this text makes at least 25 s of audio');
-    const streamed = await failure(test.service.stream(long, { requestId: 'r2' }));
+    const streamed = await expectGatewayError(test.service.stream(long, { requestId: 'r2' }));
     expect(streamed.code).to.equal('TTS_ERR_AUDIO_TOO_LONG');
     expect(test.calls).to.have.length(0);
   });
@@ -143,7 +131,7 @@ describe('core/synthesis maxAudioDuration (bounded output)', () => {
 
   it('stops a whole file as soon as the answers add up past the limit: no more calls, no audio job, nothing stored', async () => {
     const test = limitsHarness({ maxAudioSeconds: 7 });
-    const error = await failure(test.service.synthesize(request(), { requestId: 'r1' }));
+    const error = await expectGatewayError(test.service.synthesize(request(), { requestId: 'r1' }));
     expect(error.code).to.equal('TTS_ERR_AUDIO_TOO_LONG');
     expect(error.message).to.equal('The audio would be longer than the limit of 7 s: the synthesis was stopped');
     // 3 s each: the third answer makes 9 s, the fourth chunk is never asked for.
@@ -155,7 +143,7 @@ describe('core/synthesis maxAudioDuration (bounded output)', () => {
   it("counts the gateway's own tempo change: at half speed each answer lasts twice as long", async () => {
     // No native speed: the gateway slows the audio down itself.
     const test = limitsHarness({ maxAudioSeconds: 7, capabilities: { speed: undefined } });
-    await failure(test.service.synthesize(request({ speed: 0.5 }), { requestId: 'r1' }));
+    await expectGatewayError(test.service.synthesize(request({ speed: 0.5 }), { requestId: 'r1' }));
     expect(test.calls).to.have.length(2);
   });
 
@@ -172,7 +160,7 @@ describe('core/synthesis maxAudioDuration (bounded output)', () => {
         return pcmSeconds(1);
       },
     });
-    const error = await failure(test.service.synthesize(request(), { requestId: 'r1' }));
+    const error = await expectGatewayError(test.service.synthesize(request(), { requestId: 'r1' }));
     expect(error.code).to.equal('TTS_ERR_AUDIO_TOO_LONG');
     expect(signals.length).to.be.at.least(2);
     expect(signals.every((signal) => signal.aborted)).to.equal(true);
@@ -197,7 +185,7 @@ describe('core/synthesis maxAudioDuration (bounded output)', () => {
       },
     });
     const stream = await test.service.stream(request(), { requestId: 'r1' });
-    const error = await failure(drain(stream.chunks));
+    const error = await expectGatewayError(drain(stream.chunks));
     expect(error.code).to.equal('TTS_ERR_AUDIO_TOO_LONG');
     // 2 s per chunk: the third push makes 6 s; the fourth chunk is never pushed.
     expect(test.pushes).to.equal(3);
@@ -233,7 +221,7 @@ describe('core/synthesis deadlines at every stage', () => {
         return pcmSeconds(1);
       },
     });
-    const error = await failure(test.service.synthesize(request({ text: 'One chunk only.', format: 'pcm' }), { requestId: 'r1' }));
+    const error = await expectGatewayError(test.service.synthesize(request({ text: 'One chunk only.', format: 'pcm' }), { requestId: 'r1' }));
     expect(error.code).to.equal('TTS_ERR_TIMEOUT');
     expect(test.saved).to.have.length(0);
   });
