@@ -3,8 +3,8 @@
  * let the stand-in send the headers and a first piece, read what reached the consumer.
  */
 import { expect } from 'chai';
-import type { ProviderAudioStream } from '../../core';
-import type { HttpStandIn, ReceivedRequest, ScriptedAnswer } from './http-stand-in';
+import type { ProviderAudioStream, TtsProvider } from '../../core';
+import { HttpStandIn, type ReceivedRequest, type ScriptedAnswer } from './http-stand-in';
 
 export interface StartedStream {
   readonly answer: ScriptedAnswer;
@@ -50,4 +50,21 @@ export async function answerBeforeStream(standIn: HttpStandIn, open: () => Promi
 /** Whether `part` is a non-empty leading part of `whole`. */
 export function isLeadingPart(part: Uint8Array, whole: Uint8Array): boolean {
   return part.byteLength > 0 && part.byteLength <= whole.byteLength && Buffer.from(whole.subarray(0, part.byteLength)).equals(Buffer.from(part));
+}
+
+/** A stand-in started before a suite's tests, with a provider pointed at it; closed after them. */
+export interface StandInProvider {
+  readonly standIn: HttpStandIn;
+  readonly provider: TtsProvider;
+}
+
+/** Registers the suite's before/after hooks; the fields are set once `before` has run. */
+export function standInProvider(create: (baseUrl: string) => Promise<TtsProvider>): StandInProvider {
+  const suite = {} as { standIn: HttpStandIn; provider: TtsProvider };
+  before(async () => {
+    suite.standIn = await HttpStandIn.start();
+    suite.provider = await create(suite.standIn.url);
+  });
+  after(() => suite.standIn.close());
+  return suite;
 }

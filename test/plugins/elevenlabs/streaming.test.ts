@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { TtsProvider } from '../../../core';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { HttpStandIn, readAll } from '../../support/http-stand-in';
+import { readAll } from '../../support/http-stand-in';
 import { recordedAudio } from '../../support/recorded-audio';
-import { answerBeforeStream, isLeadingPart, streamUntilFirstChunk } from '../../support/streaming-flow';
+import { answerBeforeStream, isLeadingPart, standInProvider, streamUntilFirstChunk } from '../../support/streaming-flow';
 import { createProvider, RACHEL, synthesisRequest, TEST_KEY } from './harness';
 
 /** Real speech from the recorded mp3 answer, sent by the stand-in in two pieces. */
@@ -12,16 +11,10 @@ const half = Math.floor(speech.byteLength / 2);
 const AUDIO_HEADERS = { 'content-type': 'audio/mpeg' };
 
 describe('elevenlabs plugin: native streaming (/stream) against a local stand-in', () => {
-  let standIn: HttpStandIn;
-  let provider: TtsProvider;
-  before(async () => {
-    standIn = await HttpStandIn.start();
-    provider = await createProvider({ baseUrl: standIn.url });
-  });
-  after(() => standIn.close());
+  const suite = standInProvider((baseUrl) => createProvider({ baseUrl }));
 
   it('posts to /v1/text-to-speech/{voice}/stream and hands on the first bytes before the last piece is sent', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ speed: 1.1 })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ speed: 1.1 })), AUDIO_HEADERS, speech.subarray(0, half));
     expect(started.request.method).to.equal('POST');
     expect(started.request.path).to.equal(`/v1/text-to-speech/${RACHEL}/stream?output_format=mp3_44100_128`);
     expect(started.request.headers['xi-api-key']).to.equal(TEST_KEY);
@@ -37,7 +30,7 @@ describe('elevenlabs plugin: native streaming (/stream) against a local stand-in
 
   it('streams pcm at the configured rate', async () => {
     const pcm = new Uint8Array(4800);
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), { 'content-type': 'audio/pcm' }, pcm.subarray(0, 2400));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), { 'content-type': 'audio/pcm' }, pcm.subarray(0, 2400));
     expect(started.request.path).to.equal(`/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_24000`);
     expect(started.stream).to.include({ format: 'pcm', sampleRate: 24000 });
     await started.answer.end(pcm.subarray(2400));
@@ -45,14 +38,14 @@ describe('elevenlabs plugin: native streaming (/stream) against a local stand-in
   });
 
   it('throws when streamed pcm ends on half a sample', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), { 'content-type': 'audio/pcm' }, new Uint8Array(100));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), { 'content-type': 'audio/pcm' }, new Uint8Array(100));
     await started.answer.end(new Uint8Array(1));
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 
   it('stops reading the answer when the request is cancelled mid-stream', async () => {
     const controller = new AbortController();
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ signal: controller.signal })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ signal: controller.signal })), AUDIO_HEADERS, speech.subarray(0, half));
     controller.abort();
     await expectGatewayError(started.iterator.next(), 'TTS_ERR_CANCELLED');
     await started.answer.closedByClient;
@@ -60,12 +53,12 @@ describe('elevenlabs plugin: native streaming (/stream) against a local stand-in
 
   it('maps an error status before the stream (a 401 with ElevenLabs\' body) to a coded error', async () => {
     const body = JSON.stringify({ detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
-    const error = await expectGatewayError(answerBeforeStream(standIn, () => provider.synthesizeStream!(synthesisRequest()), 401, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_AUTH');
+    const error = await expectGatewayError(answerBeforeStream(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), 401, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_AUTH');
     expect(error.details[0]).to.include({ providerCode: 'invalid_api_key' });
   });
 
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest()), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), AUDIO_HEADERS, speech.subarray(0, half));
     started.answer.cut();
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
   });

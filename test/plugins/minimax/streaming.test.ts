@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import type { TtsProvider } from '../../../core';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { HttpStandIn, readAll } from '../../support/http-stand-in';
-import { answerBeforeStream, streamUntilFirstChunk } from '../../support/streaming-flow';
+import { readAll } from '../../support/http-stand-in';
+import { answerBeforeStream, standInProvider, streamUntilFirstChunk } from '../../support/streaming-flow';
 import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 import { recordedHexAudio, streamedT2aEvents, t2aEvent } from './stand-in';
 
@@ -14,16 +13,10 @@ const EVENT_STREAM = { 'content-type': 'text/event-stream' };
 const audioOf = (event: string) => Buffer.from((JSON.parse(event.slice('data: '.length)) as { data: { audio: string } }).data.audio, 'hex');
 
 describe('minimax plugin: native streaming (stream: true, server-sent events) against a local stand-in', () => {
-  let standIn: HttpStandIn;
-  let provider: TtsProvider;
-  before(async () => {
-    standIn = await HttpStandIn.start();
-    provider = await createProvider({ baseUrl: standIn.url });
-  });
-  after(() => standIn.close());
+  const suite = standInProvider((baseUrl) => createProvider({ baseUrl }));
 
   it('posts stream: true without the aggregated audio and hands on each event\'s audio before the last event is sent', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ speed: 1.2 })), EVENT_STREAM, events[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ speed: 1.2 })), EVENT_STREAM, events[0]);
     const { request } = started;
     expect(request.method).to.equal('POST');
     expect(request.path).to.equal('/v1/t2a_v2');
@@ -49,7 +42,7 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
 
   it('reads an event split across two TCP pieces (the second sent only after the first was consumed)', async () => {
     const cut = Math.floor(events[1].length / 2);
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0] + events[1].slice(0, cut));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0] + events[1].slice(0, cut));
     expect(Buffer.from(started.first).equals(audioOf(events[0]))).to.equal(true);
     await started.answer.send(events[1].slice(cut));
     expect(Buffer.from((await started.iterator.next()).value as Uint8Array).equals(audioOf(events[1]))).to.equal(true);
@@ -59,7 +52,7 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
 
   it('streams pcm at the configured rate', async () => {
     const pcmEvents = streamedT2aEvents('00'.repeat(640), 'pcm', 32000);
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), EVENT_STREAM, pcmEvents[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'pcm' })), EVENT_STREAM, pcmEvents[0]);
     expect(started.stream).to.include({ format: 'pcm', sampleRate: 32000 });
     await started.answer.end(pcmEvents.slice(1).join(''));
     expect(started.first.byteLength + (await readAll(started.iterator)).byteLength).to.equal(640);
@@ -67,8 +60,8 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
 
   it('throws the coded error of a failure event that comes before any audio when the stream starts', async () => {
     const failure = t2aEvent({ base_resp: { status_code: 1002, status_msg: 'rate limit exceeded(RPM)' }, trace_id: 't' });
-    const answer = standIn.nextAnswer();
-    const opening = provider.synthesizeStream!(synthesisRequest());
+    const answer = suite.standIn.nextAnswer();
+    const opening = suite.provider.synthesizeStream!(synthesisRequest());
     await answer.request;
     answer.head(200, EVENT_STREAM);
     await answer.end(failure);
@@ -77,36 +70,36 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
   });
 
   it('throws the coded error of a failure event that comes mid-stream', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
     await started.answer.end(t2aEvent({ base_resp: { status_code: 1001, status_msg: 'request timeout' }, trace_id: 't' }));
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_TIMEOUT');
   });
 
   it('reads a plain JSON failure answered instead of events', async () => {
     const body = JSON.stringify({ base_resp: { status_code: 2049, status_msg: 'invalid api key' } });
-    await expectGatewayError(answerBeforeStream(standIn, () => provider.synthesizeStream!(synthesisRequest()), 200, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_AUTH');
+    await expectGatewayError(answerBeforeStream(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), 200, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_AUTH');
   });
 
   it('maps an HTTP error status before the stream to a coded error', async () => {
     const body = JSON.stringify({ base_resp: { status_code: 1008, status_msg: 'insufficient balance' } });
-    await expectGatewayError(answerBeforeStream(standIn, () => provider.synthesizeStream!(synthesisRequest()), 402, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_QUOTA');
+    await expectGatewayError(answerBeforeStream(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), 402, { 'content-type': 'application/json' }, body), 'TTS_ERR_UPSTREAM_QUOTA');
   });
 
   it('throws, not a shorter clip, when the answer ends without the closing event', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
     await started.answer.end(events[1]);
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
     started.answer.cut();
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
   });
 
   it('stops reading the answer when the request is cancelled mid-stream', async () => {
     const controller = new AbortController();
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ signal: controller.signal })), EVENT_STREAM, events[0]);
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ signal: controller.signal })), EVENT_STREAM, events[0]);
     controller.abort();
     await expectGatewayError(started.iterator.next(), 'TTS_ERR_CANCELLED');
     await started.answer.closedByClient;
@@ -114,8 +107,8 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
 
   it('makes one non-streaming call for wav, which MiniMax does not stream, and hands the file on whole', async () => {
     const wavHex = recordedHexAudio('synthesize-wav-group');
-    const answer = standIn.nextAnswer();
-    const opening = provider.synthesizeStream!(synthesisRequest({ format: 'wav' }));
+    const answer = suite.standIn.nextAnswer();
+    const opening = suite.provider.synthesizeStream!(synthesisRequest({ format: 'wav' }));
     const request = await answer.request;
     expect(JSON.parse(request.body.toString())).to.include({ stream: false, output_format: 'hex' });
     await answer.answer(200, { 'content-type': 'application/json' }, JSON.stringify({ data: { audio: wavHex, status: 2 }, extra_info: { audio_format: 'wav' }, base_resp: { status_code: 0, status_msg: 'success' } }));

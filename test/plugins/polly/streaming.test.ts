@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { TtsProvider } from '../../../core';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
-import { HttpStandIn, readAll } from '../../support/http-stand-in';
+import { readAll } from '../../support/http-stand-in';
 import { recordedAudio } from '../../support/recorded-audio';
-import { answerBeforeStream, isLeadingPart, streamUntilFirstChunk } from '../../support/streaming-flow';
+import { answerBeforeStream, isLeadingPart, standInProvider, streamUntilFirstChunk } from '../../support/streaming-flow';
 import { createProvider, parseAuthorization, synthesisRequest, TEST_CREDENTIALS } from './harness';
 import { expectedSignature } from './sigv4-reference';
 
@@ -13,16 +12,10 @@ const half = Math.floor(speech.byteLength / 2);
 const AUDIO_HEADERS = { 'content-type': 'audio/mpeg', 'x-amzn-requestcharacters': '6' };
 
 describe('polly plugin: native streaming (the SynthesizeSpeech AudioStream) against a local stand-in', () => {
-  let standIn: HttpStandIn;
-  let provider: TtsProvider;
-  before(async () => {
-    standIn = await HttpStandIn.start();
-    provider = await createProvider({ baseUrl: standIn.url });
-  });
-  after(() => standIn.close());
+  const suite = standInProvider((baseUrl) => createProvider({ baseUrl }));
 
   it('posts the same signed SynthesizeSpeech call as synthesize and hands on the first bytes before the last piece is sent', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'mp3', speed: 1.5 })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'mp3', speed: 1.5 })), AUDIO_HEADERS, speech.subarray(0, half));
     const { request } = started;
     expect(request.method).to.equal('POST');
     expect(request.path).to.equal('/v1/speech');
@@ -38,7 +31,7 @@ describe('polly plugin: native streaming (the SynthesizeSpeech AudioStream) agai
     });
     const authorization = parseAuthorization(String(request.headers.authorization));
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-    const host = new URL(standIn.url).host;
+    const host = new URL(suite.standIn.url).host;
     const signature = expectedSignature({ method: request.method, path: request.path, headers, body }, host, TEST_CREDENTIALS.secretAccessKey, authorization.signedHeaders, {
       date: authorization.date,
       region: 'us-east-1',
@@ -54,8 +47,8 @@ describe('polly plugin: native streaming (the SynthesizeSpeech AudioStream) agai
   });
 
   it('refuses an answer whose Content-Type is not the audio asked for, and closes it', async () => {
-    const answer = standIn.nextAnswer();
-    const opening = provider.synthesizeStream!(synthesisRequest({ format: 'pcm' }));
+    const answer = suite.standIn.nextAnswer();
+    const opening = suite.provider.synthesizeStream!(synthesisRequest({ format: 'pcm' }));
     await answer.request;
     answer.head(200, { 'content-type': 'audio/mpeg' });
     await answer.send(speech.subarray(0, half));
@@ -65,7 +58,7 @@ describe('polly plugin: native streaming (the SynthesizeSpeech AudioStream) agai
 
   it('stops reading the answer when the request is cancelled mid-stream', async () => {
     const controller = new AbortController();
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'mp3', signal: controller.signal })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'mp3', signal: controller.signal })), AUDIO_HEADERS, speech.subarray(0, half));
     controller.abort();
     await expectGatewayError(started.iterator.next(), 'TTS_ERR_CANCELLED');
     await started.answer.closedByClient;
@@ -74,12 +67,12 @@ describe('polly plugin: native streaming (the SynthesizeSpeech AudioStream) agai
   it('maps an error status before the stream (Polly\'s throttling 400) to a rate limit', async () => {
     const body = JSON.stringify({ message: 'Rate exceeded' });
     const headers = { 'content-type': 'application/json', 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazonaws.polly/' };
-    const error = await expectGatewayError(answerBeforeStream(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'mp3' })), 400, headers, body), 'TTS_ERR_RATE_LIMITED');
+    const error = await expectGatewayError(answerBeforeStream(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'mp3' })), 400, headers, body), 'TTS_ERR_RATE_LIMITED');
     expect(error.details[0]).to.include({ providerCode: 'ThrottlingException' });
   });
 
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
-    const started = await streamUntilFirstChunk(standIn, () => provider.synthesizeStream!(synthesisRequest({ format: 'mp3' })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'mp3' })), AUDIO_HEADERS, speech.subarray(0, half));
     started.answer.cut();
     await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
   });
