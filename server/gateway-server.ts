@@ -9,9 +9,17 @@ function checkingIntervalMs(config: ServerConfig): number {
   return Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2)));
 }
 
+/**
+ * A streamed answer waits for the client once this much is unsent (Node's default is 16 KB): a
+ * typical piece of audio (an upstream's 20 KB answer) then does not wait for the socket before
+ * the stream's end is known, so piece and end leave in one write. Still bounded per connection.
+ */
+const SOCKET_BUFFER_BYTES = 64 * 1024;
+
 /** The timeouts, given at creation (Node reads the checking interval only then). */
 function connectionOptions(config: ServerConfig): ServerOptions {
   return {
+    highWaterMark: SOCKET_BUFFER_BYTES,
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,

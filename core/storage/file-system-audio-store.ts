@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
 import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
+import { writeNewFileDurably } from './durable-write';
 import { OwnerLedger, type StoredBytes } from './owner-ledger';
 import { storageFailure, withoutPath } from './storage-failure';
 import { startSweeper } from './sweeper';
@@ -52,8 +53,8 @@ export class FileSystemAudioStore implements AudioStore {
     const { fileName } = newAudioFileName(extension, options.sampleRate);
     // Written straight under its final name: the name is unguessable and reaches no one before
     // save() resolves, so no reader can see the file incomplete, and a rename would only add a
-    // system call and a wait. Then one flush of the file's data and one of the folder (so the
-    // new name survives a crash too), together; the folder's is shared with concurrent saves.
+    // system call and a wait. The data is written durably while the folder is flushed (so the
+    // new name survives a crash too); the folder's flush is shared with concurrent saves.
     // A write that fails (a full disk: 507) or is stopped (`signal`) removes what it wrote, and
     // the next save starts from scratch, so the store recovers by itself once there is room.
     const target = join(this.directory, fileName);
@@ -64,17 +65,7 @@ export class FileSystemAudioStore implements AudioStore {
       // The owner's ledger entry is made while the file is written, not after: one wait less.
       owned = options.owner === undefined ? undefined : this.ledger.record(options.owner, bytes.byteLength, this.now());
       owned?.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled meanwhile
-      const handle = await open(target, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes, { signal: options.signal });
-        await Promise.all([handle.datasync(), this.directorySync.sync()]);
-      } catch (error) {
-        void handle.close().catch(() => undefined);
-        await unlink(target).catch(() => undefined);
-        throw error;
-      }
-      // Durable already: closing is not waited for (a failing close cannot undo the flush).
-      void handle.close().catch(() => undefined);
+      await writeNewFileDurably(target, bytes, 0o600, { signal: options.signal, onCreated: () => this.directorySync.sync() });
     } catch (error) {
       void owned?.then((takeBack) => takeBack(), () => undefined);
       throw storageFailure(error);

@@ -1,29 +1,42 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { createLogger } from '../../server/logger';
 
-/** Captures what is written to stdout while `run` and the following event-loop turn execute. */
-async function captureStdout(run: () => void): Promise<string[]> {
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Collects what is written to stdout until `stop()`. */
+function stdoutCapture(): { writes: string[]; stop: () => void } {
   const writes: string[] = [];
   const original = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array) => {
     writes.push(String(chunk));
     return true;
   }) as typeof process.stdout.write;
+  return { writes, stop: () => (process.stdout.write = original) };
+}
+
+/** Captures what is written to stdout by `run`, until the first write (lines are batched) or 2 s. */
+async function captureStdout(run: () => unknown): Promise<string[]> {
+  const capture = stdoutCapture();
   try {
-    run();
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await run();
+    const givenUpAt = Date.now() + 2000;
+    while (capture.writes.length === 0 && Date.now() < givenUpAt) await new Promise((resolve) => setTimeout(resolve, 5));
+    await nextTurn();
   } finally {
-    process.stdout.write = original;
+    capture.stop();
   }
-  return writes;
+  return capture.writes;
 }
 
 describe('server createLogger', () => {
-  it('writes one JSON object per line, level, message and time first, the lines of one turn in one write', async () => {
+  it('writes one JSON object per line, level, message and time first, lines close together in one write', async () => {
     const logger = createLogger({ level: 'info', format: 'json' });
-    const writes = await captureStdout(() => {
+    const writes = await captureStdout(async () => {
       logger.info('request', { requestId: 'r-1', status: 200, latencyMs: 1.5 });
+      // Another turn of the event loop: its line still shares the write.
+      await nextTurn();
       logger.info('request', { requestId: 'r-2', status: 404 });
       logger.debug('hidden at info');
     });
@@ -64,5 +77,34 @@ describe('server createLogger', () => {
     const logger = createLogger({ level: 'debug', format: 'pretty' });
     const writes = await captureStdout(() => logger.debug('planned', { model: 'espeak-ng', password: 'hunter2' }));
     expect(writes.join('')).to.match(/^\d\d:\d\d:\d\d\.\d{3} debug planned \{"model":"espeak-ng","password":"\[redacted\]"\}\n$/);
+  });
+
+  it('writes a large batch at once, without waiting', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const capture = stdoutCapture();
+    let writesBeforeWaiting: number;
+    try {
+      for (let line = 0; line < 200; line += 1) logger.info('request', { requestId: `r-${line}`, path: '/v1/audio/speech'.repeat(10) });
+      writesBeforeWaiting = capture.writes.length;
+      // The rest follows within the batch's wait.
+      const givenUpAt = Date.now() + 2000;
+      const lines = () => capture.writes.join('').split('\n').filter((line) => line.length > 0);
+      while (lines().length < 200 && Date.now() < givenUpAt) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      capture.stop();
+    }
+    expect(writesBeforeWaiting, 'written during the logging calls').to.be.greaterThan(0);
+    expect(capture.writes.join('').split('\n').filter((line) => line.length > 0)).to.have.length(200);
+  });
+
+  it('writes the lines still waiting when the process exits', () => {
+    const script = `
+      const { createLogger } = require(${JSON.stringify(join(__dirname, '..', '..', 'server', 'logger.js'))});
+      const logger = createLogger({ level: 'info', format: 'json' });
+      logger.info('last words', { requestId: 'r-last' });
+      process.exit(3);`;
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(child.status).to.equal(3);
+    expect(JSON.parse(child.stdout.trim())).to.include({ message: 'last words', requestId: 'r-last' });
   });
 });

@@ -16,13 +16,14 @@ describe('core/storage FileSystemAudioStore durable save', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('flushes the folder with the whole file already under its name, before the save is acknowledged', async () => {
-    const seen: { folder: string; files: string[]; contents: string[] }[] = [];
+  it('flushes the folder with the file already under its name, and acknowledges the save only after that flush', async () => {
+    const seen: { folder: string; files: string[] }[] = [];
+    let releaseFlush: () => void = () => undefined;
+    const flushHeld = new Promise<void>((resolve) => (releaseFlush = resolve));
     const store = new FileSystemAudioStore(directory, HOUR, {
       syncDirectory: async (folder) => {
-        const files = existsSync(folder) ? readdirSync(folder) : [];
-        const contents = folder === directory ? files.map((file) => readFileSync(join(folder, file), 'utf8')) : [];
-        seen.push({ folder, files, contents });
+        seen.push({ folder, files: existsSync(folder) ? readdirSync(folder) : [] });
+        if (folder === directory) await flushHeld;
       },
     });
     let acknowledged = false;
@@ -30,12 +31,17 @@ describe('core/storage FileSystemAudioStore durable save', () => {
       acknowledged = true;
       return saved;
     });
+    while (!seen.some((entry) => entry.folder === directory)) await new Promise((resolve) => setImmediate(resolve));
+    // The data's own write has all the time it needs meanwhile: only the folder flush is held.
+    for (let turn = 0; turn < 50; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(acknowledged).to.equal(false);
+    releaseFlush();
     const saved = await saving;
     expect(acknowledged).to.equal(true);
     const flushOfAudioFolder = seen.filter((entry) => entry.folder === directory);
     expect(flushOfAudioFolder).to.have.length(1);
     expect(flushOfAudioFolder[0].files).to.deep.equal([saved.fileName]);
-    expect(flushOfAudioFolder[0].contents).to.deep.equal(['whole audio']);
+    expect(readFileSync(join(directory, saved.fileName), 'utf8')).to.equal('whole audio');
     // The folder itself was new: its parent is flushed once, so the folder's name survives too.
     expect(seen.filter((entry) => entry.folder === root)).to.have.length(1);
     await store.save(Buffer.from('second'), 'mp3');
