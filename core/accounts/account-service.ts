@@ -5,7 +5,7 @@ import { publicAccount, summarizeKey, type ApiKeySummary, type AuthenticatedKey,
 import { ActivityWriter } from './activity-writer';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { checkKeyLifetime, checkKeyName, isExpired, issueApiKey } from './api-key-issuing';
-import { checkPassword, checkWellFormed, foldEmail, normalizeEmail } from './credential-rules';
+import { checkPassword, checkWellFormedPassword, foldEmail, normalizeEmail } from './credential-rules';
 import type { KeyRevocations } from './key-revocations';
 import { LoginPasswordCheck } from './login-password-check';
 import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
@@ -56,7 +56,7 @@ export class AccountService {
   private readonly now: () => number;
   private readonly scrypt: ScryptParameters;
   private readonly passwordCheck: LoginPasswordCheck;
-  private readonly keys: ApiKeyAuthenticator;
+  private readonly authenticator: ApiKeyAuthenticator;
   private readonly activity: ActivityWriter;
 
   constructor(
@@ -65,7 +65,7 @@ export class AccountService {
   ) {
     this.now = options.now ?? Date.now;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT_PARAMETERS;
-    this.keys = new ApiKeyAuthenticator(store, {
+    this.authenticator = new ApiKeyAuthenticator(store, {
       keyCacheTtlMs: options.keyCacheTtlMs,
       revocations: options.revocations,
       now: this.now,
@@ -105,7 +105,7 @@ export class AccountService {
     const normalizedEmail = foldEmail(email);
     const candidate = typeof password === 'string' ? password : '';
     // Refused before any lookup, so the answer says nothing about the account.
-    checkWellFormed(candidate);
+    checkWellFormedPassword(candidate);
     const account = normalizedEmail ? await this.store.findAccountByEmail(normalizedEmail) : undefined;
     const matches = await this.passwordCheck.matches(candidate, account?.passwordHash);
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
@@ -120,7 +120,7 @@ export class AccountService {
    * A known live key is answered from memory; its `lastUsedAt` is written later, in a batch.
    */
   authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
-    return this.keys.authenticate(apiKey);
+    return this.authenticator.authenticate(apiKey);
   }
 
   /** Live keys of an account (neither revoked nor expired), with uses not yet written. */
@@ -153,7 +153,7 @@ export class AccountService {
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.store.revokeApiKey(accountId, keyId, this.now());
     if (!revoked) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'API key' }, { details: [{ field: 'id', reason: 'not found' }] });
-    this.keys.forgetKey(keyId);
+    this.authenticator.forgetKey(keyId);
     await this.options.revocations?.announce(keyId);
   }
 

@@ -26,7 +26,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /** 400 for a password that is no valid Unicode text. */
-export function checkWellFormed(password: string): void {
+export function checkWellFormedPassword(password: string): void {
   if (LONE_SURROGATE.test(password)) {
     throw new GatewayError('TTS_ERR_VALIDATION', 'password must be valid Unicode text (it holds a lone surrogate)', {
       details: [{ field: 'password', reason: 'invalid_unicode' }],
@@ -36,7 +36,7 @@ export function checkWellFormed(password: string): void {
 
 /** 400 for a password a new account may not have: ill-formed, too short or too long. */
 export function checkPassword(password: string): void {
-  if (typeof password === 'string') checkWellFormed(password);
+  if (typeof password === 'string') checkWellFormedPassword(password);
   const length = typeof password === 'string' ? [...password].length : 0;
   if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
     throw new GatewayError('TTS_ERR_VALIDATION', `password must be between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`, {

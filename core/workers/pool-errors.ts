@@ -1,7 +1,7 @@
 import { ERROR_CATALOGUE, GatewayError, gatewayError, type ErrorCode } from '../errors';
 
-/** How a pool answers a task it will not run, worded once for every place that refuses. */
-export function poolClosed(name: string, reason: 'it is closed' | 'it closed'): GatewayError {
+/** `it is closed` refuses new work; `it closed` fails the work that was waiting. */
+export function closedPoolError(name: string, reason: 'it is closed' | 'it closed'): GatewayError {
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${name} pool`, reason });
 }
 
@@ -11,10 +11,10 @@ export function workerFailure(name: string, error: { message: string; code?: str
   return gatewayError('TTS_ERR_INTERNAL', { problem: `${name} task failed: ${error.message}` });
 }
 
-export function cancelled(name: string): GatewayError {
+export function cancelledTaskError(name: string): GatewayError {
   return gatewayError('TTS_ERR_CANCELLED', { subject: `The ${name} task` });
 }
 
-export function lostState(name: string): GatewayError {
+export function lostStateError(name: string): GatewayError {
   return gatewayError('TTS_ERR_INTERNAL', { problem: `${name} worker crashed: the state this task needs is lost` });
 }

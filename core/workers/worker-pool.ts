@@ -3,7 +3,7 @@ import { Worker, type TransferListItem } from 'node:worker_threads';
 import { gatewayError } from '../errors';
 import { Admission } from './admission';
 import { failUnstarted, isCancelled, raiseCancelFlag, type PendingTask } from './pending-task';
-import { cancelled, lostState, poolClosed, workerFailure } from './pool-errors';
+import { cancelledTaskError, closedPoolError, lostStateError, workerFailure } from './pool-errors';
 import { Reservations, type PoolReservation } from './reservations';
 import { TaskQueue } from './task-queue';
 import type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './worker-pool-options';
@@ -41,7 +41,7 @@ export class WorkerPool<Task, Result> {
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
-    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0 });
+    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0, kindsRun: new Set() });
     this.rates = options.rates ?? new WorkRates(options.initialMsPerUnit);
     const admissionSettings = { name: options.name, maxQueued: options.maxQueued ?? size * DEFAULT_MAX_QUEUED_PER_WORKER, admissionShare: options.admissionShare ?? 1 };
     this.admission = new Admission(admissionSettings, this.slots, this.queue, this.reservations);
@@ -94,11 +94,11 @@ export class WorkerPool<Task, Result> {
   run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
     // The promised room becomes this task's place in the queue (or is given up if it is refused).
     options.reservation?.release();
-    if (this.closed) return Promise.reject(poolClosed(this.options.name, 'it is closed'));
-    if (signal?.aborted) return Promise.reject(cancelled(this.options.name));
+    if (this.closed) return Promise.reject(closedPoolError(this.options.name, 'it is closed'));
+    if (signal?.aborted) return Promise.reject(cancelledTaskError(this.options.name));
     const pin = options.pin;
     if (pin && !(pin instanceof WorkerPin && pin.belongsTo(this.slots))) return Promise.reject(new TypeError('the pin belongs to another pool'));
-    if (pin?.crashed) return Promise.reject(lostState(this.options.name));
+    if (pin?.crashed) return Promise.reject(lostStateError(this.options.name));
     if (pin?.isReleased) return Promise.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} task ran on a released pin` }));
     const now = Date.now();
     const orderKey = options.deadline ?? now + DEFAULT_HORIZON_MS;
@@ -138,7 +138,7 @@ export class WorkerPool<Task, Result> {
    * Retry-After) when it could not finish in time behind the work queued, running and promised.
    */
   reserve(options: { readonly deadline: number; readonly cost: TaskCost }): PoolReservation {
-    if (this.closed) throw poolClosed(this.options.name, 'it is closed');
+    if (this.closed) throw closedPoolError(this.options.name, 'it is closed');
     const expectedMs = this.rates.expectedMs(options.cost);
     const refusal = this.admission.refusal(Date.now(), options.deadline, expectedMs, { deadline: options.deadline });
     if (refusal) throw refusal;
@@ -152,7 +152,7 @@ export class WorkerPool<Task, Result> {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.takeAll()) failUnstarted(pending, poolClosed(this.options.name, 'it closed'));
+    for (const pending of this.queue.takeAll()) failUnstarted(pending, closedPoolError(this.options.name, 'it closed'));
     for (const slot of this.slots) clearTimeout(slot.idleTimer);
     await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
   }
@@ -210,7 +210,7 @@ export class WorkerPool<Task, Result> {
     worker.unref();
     pending.detach();
     const elapsedMs = pending.startedAt !== undefined && !isCancelled(pending) ? Date.now() - pending.startedAt : undefined;
-    learnFromRun(this.rates, (slot.kindsRun ??= new Set()), pending.cost, elapsedMs);
+    learnFromRun(this.rates, slot.kindsRun, pending.cost, elapsedMs);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(workerFailure(this.options.name, message.error));
     this.retirement.afterWork(index);
@@ -230,11 +230,11 @@ export class WorkerPool<Task, Result> {
       old.current.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
     }
     // Tasks pinned to the lost worker need state the new one does not have.
-    for (const pending of this.queue.takePinnedTo(index)) failUnstarted(pending, lostState(this.options.name));
+    for (const pending of this.queue.takePinnedTo(index)) failUnstarted(pending, lostStateError(this.options.name));
     this.dispatch();
   }
 
   private dropQueued(pending: PendingTask): void {
-    if (this.queue.remove(pending)) failUnstarted(pending, cancelled(this.options.name));
+    if (this.queue.remove(pending)) failUnstarted(pending, cancelledTaskError(this.options.name));
   }
 }

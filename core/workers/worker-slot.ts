@@ -11,7 +11,7 @@ export interface WorkerSlot extends PinnedSlot {
   wasmBytes: number;
   idleTimer?: NodeJS.Timeout;
   /** Task kinds this worker has run: the first of each pays its start-up (a codec compiled, an engine loaded). */
-  kindsRun?: Set<string>;
+  kindsRun: Set<string>;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface WorkerSlot extends PinnedSlot {
  * generation, so pins on the old worker know their state is gone.
  */
 export function nextGeneration(previous: WorkerSlot, worker?: Worker): WorkerSlot {
-  return { worker, generation: previous.generation + 1, pins: 0, wasmBytes: 0 };
+  return { worker, generation: previous.generation + 1, pins: 0, wasmBytes: 0, kindsRun: new Set() };
 }
 
 /** A running worker with no task and no pin: it may be stopped or replaced without loss. */
