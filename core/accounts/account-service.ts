@@ -1,40 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GatewayError, gatewayError } from '../errors';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from './account-store';
-import { hashesEqual, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key';
+import { publicAccount, summarizeKey, type ApiKeySummary, type AuthenticatedKey, type IssuedApiKey, type PublicAccount } from './account-views';
 import { ActivityWriter } from './activity-writer';
-import { ApiKeyCache, type CachedKey } from './api-key-cache';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { checkKeyLifetime, checkKeyName, isExpired, issueApiKey } from './api-key-issuing';
+import { checkPassword, checkWellFormedPassword, foldEmail, normalizeEmail } from './credential-rules';
 import type { KeyRevocations } from './key-revocations';
+import { LoginPasswordCheck } from './login-password-check';
 import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
 import { DEFAULT_SCRYPT_PARAMETERS, hashPassword, verifyPassword, type ScryptParameters } from './password-hashing';
 
-/** An account as callers may see it (no password hash). */
-export interface PublicAccount {
-  readonly id: string;
-  readonly email: string;
-}
-
-/** A key as listed: never the key itself nor its hash. */
-export interface ApiKeySummary {
-  readonly id: string;
-  readonly name: string;
-  readonly prefix: string;
-  readonly createdAt: number;
-  readonly lastUsedAt: number | null;
-  /** When the key stops working (Unix milliseconds); null = never. */
-  readonly expiresAt: number | null;
-}
-
-/** A newly issued key: `apiKey` is shown this once and cannot be recovered. */
-export interface IssuedApiKey extends ApiKeySummary {
-  readonly apiKey: string;
-}
-
-/** Who is calling: the account and the key it used. */
-export interface AuthenticatedKey {
-  readonly account: PublicAccount;
-  readonly keyId: string;
-}
+export type { ApiKeySummary, AuthenticatedKey, IssuedApiKey, PublicAccount } from './account-views';
 
 export interface UsageInput {
   readonly model: string;
@@ -70,43 +47,17 @@ export interface AccountServiceOptions {
   readonly onActivityError?: (error: unknown) => void;
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const MAX_EMAIL_LENGTH = 254;
-const MIN_PASSWORD_LENGTH = 8;
-const MAX_PASSWORD_LENGTH = 1024;
-const MAX_KEY_NAME_LENGTH = 100;
 const BAD_CREDENTIALS = 'Invalid email or password';
-const BAD_KEY = 'A valid X-API-Key header is required';
-const EXPIRED_KEY = 'The API key has expired; log in again or create a new key';
-/** Bounds of a key lifetime asked for at creation, in seconds: a minute to ten years. */
-const MIN_KEY_LIFETIME_SECONDS = 60;
-const MAX_KEY_LIFETIME_SECONDS = 10 * 366 * 86_400;
-/** How long a key is trusted in memory when the store reports other processes' changes anyway. */
-const LOCAL_KEY_CACHE_TTL_MS = 60_000;
 /** Usage rows held while the store keeps failing, before the oldest are dropped. */
 const MAX_PENDING_USAGE = 100_000;
-
-const summarize = (key: ApiKeyRecord): ApiKeySummary => ({
-  id: key.id,
-  name: key.name,
-  prefix: key.prefix,
-  createdAt: key.createdAt,
-  lastUsedAt: key.lastUsedAt,
-  expiresAt: key.expiresAt ?? null,
-});
-
-const isExpired = (key: ApiKeyRecord, now: number): boolean => key.expiresAt != null && key.expiresAt <= now;
 
 /** Registration, login and API keys. All failures are GatewayErrors safe to show a client. */
 export class AccountService {
   private readonly now: () => number;
   private readonly scrypt: ScryptParameters;
-  /** Verified against when the email is unknown, so both failures take the same time. */
-  private decoyHash: Promise<string> | undefined;
-  private readonly keyCache: ApiKeyCache | undefined;
+  private readonly passwordCheck: LoginPasswordCheck;
+  private readonly authenticator: ApiKeyAuthenticator;
   private readonly activity: ActivityWriter;
-  /** The store's change marker when the key cache was last known to match it. */
-  private storeMarker: number | undefined;
 
   constructor(
     private readonly store: AccountStore,
@@ -114,18 +65,19 @@ export class AccountService {
   ) {
     this.now = options.now ?? Date.now;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT_PARAMETERS;
-    this.storeMarker = store.changeMarker?.();
-    const ttlMs = options.keyCacheTtlMs ?? (this.storeMarker !== undefined ? LOCAL_KEY_CACHE_TTL_MS : undefined);
-    const cache = ttlMs !== undefined ? new ApiKeyCache({ ttlMs }) : undefined;
-    this.keyCache = cache;
-    if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
+    this.authenticator = new ApiKeyAuthenticator(store, {
+      keyCacheTtlMs: options.keyCacheTtlMs,
+      revocations: options.revocations,
+      now: this.now,
+      onUse: (keyId, now) => this.activity.touch(keyId, now),
+    });
     this.activity = new ActivityWriter(store, {
       flushIntervalMs: options.activityFlushMs ?? 0,
       maxPendingUsage: MAX_PENDING_USAGE,
       onError: options.onActivityError ?? (() => undefined),
     });
-    // Hashed now, so that the first unknown-email login costs what every later one does.
-    void this.decoy();
+    this.passwordCheck = new LoginPasswordCheck(this.scrypt, options.verifyPassword);
+    this.passwordCheck.prepare();
   }
 
   async register(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
@@ -145,64 +97,30 @@ export class AccountService {
         details: [{ field: 'email', reason: 'taken' }],
       });
     }
-    return { account: { id: account.id, email: account.email }, apiKey: issued };
+    return { account: publicAccount(account), apiKey: issued };
   }
 
   /** Checks the password and issues a new key. Unknown email and wrong password look the same. */
   async login(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
-    const normalizedEmail = typeof email === 'string' ? email.trim().toLowerCase() : '';
+    const normalizedEmail = foldEmail(email);
     const candidate = typeof password === 'string' ? password : '';
     // Refused before any lookup, so the answer says nothing about the account.
-    checkWellFormed(candidate);
+    checkWellFormedPassword(candidate);
     const account = normalizedEmail ? await this.store.findAccountByEmail(normalizedEmail) : undefined;
-    // An unknown email is checked against a decoy hash: the same work, the same time, as a wrong password.
-    const verify = this.options.verifyPassword ?? verifyPassword;
-    const matches = await verify(candidate, account?.passwordHash ?? (await this.decoy()));
+    const matches = await this.passwordCheck.matches(candidate, account?.passwordHash);
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
     const ttl = this.options.loginKeyTtlMs;
     const { record, issued } = this.newKey(account.id, 'login', ttl === undefined ? null : this.now() + ttl);
     await this.store.createApiKey(record);
-    return { account: { id: account.id, email: account.email }, apiKey: issued };
+    return { account: publicAccount(account), apiKey: issued };
   }
 
   /**
    * Resolves an X-API-Key value to its account; 401 when missing, unknown, revoked or expired.
    * A known live key is answered from memory; its `lastUsedAt` is written later, in a batch.
    */
-  async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
-    if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
-    const keyHash = hashApiKey(apiKey);
-    this.dropCacheIfStoreChanged();
-    const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
-    const now = this.now();
-    // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
-    if (expiresAt !== null && expiresAt <= now) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
-    this.activity.touch(principal.keyId, now);
-    return principal;
-  }
-
-  /** Reads a live key and its account from the store (and caches them unless a revocation raced the read); 401 otherwise. */
-  private async lookUpKey(keyHash: string): Promise<CachedKey> {
-    const generation = this.keyCache?.generation ?? 0;
-    const key = await this.store.findApiKeyByHash(keyHash);
-    if (!key || key.revokedAt !== null || !hashesEqual(key.keyHash, keyHash)) {
-      throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
-    }
-    const account = await this.store.findAccountById(key.accountId);
-    if (!account) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
-    const principal: AuthenticatedKey = Object.freeze({ account: Object.freeze({ id: account.id, email: account.email }), keyId: key.id });
-    const entry: CachedKey = { principal, expiresAt: key.expiresAt ?? null };
-    this.keyCache?.set(keyHash, entry, generation);
-    return entry;
-  }
-
-  /** Another process (the CLI revoking a key) changed the store: nothing cached can be trusted. */
-  private dropCacheIfStoreChanged(): void {
-    if (this.storeMarker === undefined) return;
-    const marker = this.store.changeMarker?.();
-    if (marker === this.storeMarker) return;
-    this.storeMarker = marker;
-    this.keyCache?.clear();
+  authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
+    return this.authenticator.authenticate(apiKey);
   }
 
   /** Live keys of an account (neither revoked nor expired), with uses not yet written. */
@@ -213,23 +131,14 @@ export class AccountService {
       .filter((key) => key.revokedAt === null && !isExpired(key, now))
       .map((key) => {
         const pending = this.activity.pendingLastUse(key.id);
-        return summarize(pending !== undefined && pending > (key.lastUsedAt ?? 0) ? { ...key, lastUsedAt: pending } : key);
+        return summarizeKey(pending !== undefined && pending > (key.lastUsedAt ?? 0) ? { ...key, lastUsedAt: pending } : key);
       });
   }
 
   /** Issues a named key; `expiresInSeconds` bounds its life (absent = until revoked). */
   async createKey(accountId: string, name: string, expiresInSeconds?: number): Promise<IssuedApiKey> {
-    const trimmed = typeof name === 'string' ? name.trim() : '';
-    if (trimmed.length === 0 || [...trimmed].length > MAX_KEY_NAME_LENGTH) {
-      throw new GatewayError('TTS_ERR_VALIDATION', `name must be between 1 and ${MAX_KEY_NAME_LENGTH} characters`, {
-        details: [{ field: 'name', reason: 'length' }],
-      });
-    }
-    if (expiresInSeconds !== undefined && !(Number.isInteger(expiresInSeconds) && expiresInSeconds >= MIN_KEY_LIFETIME_SECONDS && expiresInSeconds <= MAX_KEY_LIFETIME_SECONDS)) {
-      throw new GatewayError('TTS_ERR_VALIDATION', `expiresIn must be a whole number of seconds between ${MIN_KEY_LIFETIME_SECONDS} and ${MAX_KEY_LIFETIME_SECONDS}`, {
-        details: [{ field: 'expiresIn', reason: 'range' }],
-      });
-    }
+    const trimmed = checkKeyName(name);
+    checkKeyLifetime(expiresInSeconds);
     const { record, issued } = this.newKey(accountId, trimmed, expiresInSeconds === undefined ? null : this.now() + expiresInSeconds * 1000);
     await this.store.createApiKey(record);
     return issued;
@@ -244,7 +153,7 @@ export class AccountService {
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.store.revokeApiKey(accountId, keyId, this.now());
     if (!revoked) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'API key' }, { details: [{ field: 'id', reason: 'not found' }] });
-    this.keyCache?.forgetKey(keyId);
+    this.authenticator.forgetKey(keyId);
     await this.options.revocations?.announce(keyId);
   }
 
@@ -265,7 +174,7 @@ export class AccountService {
         });
       }
       const apiKey = await this.createKey(existing.id, keyName);
-      return { account: { id: existing.id, email: existing.email }, apiKey, created: false };
+      return { account: publicAccount(existing), apiKey, created: false };
     }
     if (password !== undefined) checkPassword(password);
     const account: AccountRecord = {
@@ -277,14 +186,14 @@ export class AccountService {
     const { record, issued } = this.newKey(account.id, keyName);
     const result = await this.store.createAccountWithKey(account, record);
     if (result === 'duplicate-email') return this.provisionKey(email, keyName, password);
-    return { account: { id: account.id, email: account.email }, apiKey: issued, created: true };
+    return { account: publicAccount(account), apiKey: issued, created: true };
   }
 
   /** Operator path: the account with this email, or 404. */
   async findAccount(email: string): Promise<PublicAccount> {
     const account = await this.store.findAccountByEmail(normalizeEmail(email));
     if (!account) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'account with this email' }, { details: [{ field: 'email', reason: 'unknown' }] });
-    return { id: account.id, email: account.email };
+    return publicAccount(account);
   }
 
   /** Throws when the account database cannot be read (readiness check). */
@@ -317,55 +226,6 @@ export class AccountService {
   }
 
   private newKey(accountId: string, name: string, expiresAt: number | null = null): { record: ApiKeyRecord; issued: IssuedApiKey } {
-    const minted = mintApiKey();
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      accountId,
-      name,
-      prefix: minted.prefix,
-      keyHash: minted.hash,
-      createdAt: this.now(),
-      lastUsedAt: null,
-      revokedAt: null,
-      expiresAt,
-    };
-    return { record, issued: { ...summarize(record), apiKey: minted.value } };
-  }
-
-  private decoy(): Promise<string> {
-    this.decoyHash ??= hashPassword('decoy password never matches', this.scrypt);
-    return this.decoyHash;
-  }
-}
-
-function normalizeEmail(email: string): string {
-  const normalized = typeof email === 'string' ? email.trim().toLowerCase() : '';
-  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized)) {
-    throw new GatewayError('TTS_ERR_VALIDATION', 'email must be a valid email address', { details: [{ field: 'email', reason: 'format' }] });
-  }
-  return normalized;
-}
-
-/**
- * Lone UTF-16 surrogates are no text: hashing would turn each into U+FFFD, so passwords that
- * differ only there would be equal. They are refused (400).
- */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-function checkWellFormed(password: string): void {
-  if (LONE_SURROGATE.test(password)) {
-    throw new GatewayError('TTS_ERR_VALIDATION', 'password must be valid Unicode text (it holds a lone surrogate)', {
-      details: [{ field: 'password', reason: 'invalid_unicode' }],
-    });
-  }
-}
-
-function checkPassword(password: string): void {
-  if (typeof password === 'string') checkWellFormed(password);
-  const length = typeof password === 'string' ? [...password].length : 0;
-  if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
-    throw new GatewayError('TTS_ERR_VALIDATION', `password must be between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`, {
-      details: [{ field: 'password', reason: 'length' }],
-    });
+    return issueApiKey(accountId, name, expiresAt, this.now());
   }
 }

@@ -32,3 +32,16 @@ export class WorkRates {
     this.measured.set(kind, known === undefined ? rate : known + SMOOTHING * (rate - known));
   }
 }
+
+/**
+ * Feeds a finished task's run time to the rates, except for the first task of its kind on a
+ * worker (`kindsRun`: the kinds that worker has run): that one also paid the worker's start-up
+ * (a codec compiled, an engine loaded), which would make every later estimate too long.
+ * `elapsedMs` is absent for a task that tells nothing of its work (it was cancelled).
+ */
+export function learnFromRun(rates: WorkRates, kindsRun: Set<string>, cost: TaskCost | undefined, elapsedMs: number | undefined): void {
+  const kind = cost?.kind ?? '';
+  const firstOfKind = !kindsRun.has(kind);
+  kindsRun.add(kind);
+  if (!firstOfKind && elapsedMs !== undefined) rates.record(cost, elapsedMs);
+}

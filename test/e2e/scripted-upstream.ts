@@ -78,9 +78,15 @@ export class ScriptedUpstream {
 
   static async start(): Promise<ScriptedUpstream> {
     const upstream = new ScriptedUpstream();
-    const samples = new Float32Array(WAV_STEP_RATE / 4).map((_, index) => 0.25 * Math.sin(index / 6));
-    upstream.wav = (await encodeAudio(createPcm(samples, WAV_STEP_RATE), 'wav')).audio;
-    await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
+    await upstream.listen();
+    return upstream;
+  }
+
+  /** A stand-in for the enclosing mocha suite: it listens from the suite's `before` until its `after`. */
+  static forSuite(): ScriptedUpstream {
+    const upstream = new ScriptedUpstream();
+    before(() => upstream.listen());
+    after(() => upstream.close());
     return upstream;
   }
 
@@ -102,6 +108,12 @@ export class ScriptedUpstream {
   script(...steps: SpeechStep[]): void {
     this.steps = [...steps];
     this.speechAttempts = 0;
+  }
+
+  private async listen(): Promise<void> {
+    const samples = new Float32Array(WAV_STEP_RATE / 4).map((_, index) => 0.25 * Math.sin(index / 6));
+    this.wav = (await encodeAudio(createPcm(samples, WAV_STEP_RATE), 'wav')).audio;
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
   }
 
   async close(): Promise<void> {

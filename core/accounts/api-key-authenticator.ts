@@ -1,0 +1,84 @@
+import { GatewayError } from '../errors';
+import type { AccountStore } from './account-store';
+import { publicAccount, type AuthenticatedKey } from './account-views';
+import { hashesEqual, hashApiKey, looksLikeApiKey } from './api-key';
+import { ApiKeyCache, type CachedKey } from './api-key-cache';
+import type { KeyRevocations } from './key-revocations';
+
+const BAD_KEY = 'A valid X-API-Key header is required';
+const EXPIRED_KEY = 'The API key has expired; log in again or create a new key';
+/** How long a key is trusted in memory when the store reports other processes' changes anyway. */
+const LOCAL_KEY_CACHE_TTL_MS = 60_000;
+
+export interface ApiKeyAuthenticatorOptions {
+  /** See AccountServiceOptions.keyCacheTtlMs. */
+  readonly keyCacheTtlMs?: number;
+  readonly revocations?: KeyRevocations;
+  readonly now: () => number;
+  /** Told of each accepted use of a key (its `lastUsedAt` is written later, in a batch). */
+  readonly onUse: (keyId: string, now: number) => void;
+}
+
+/**
+ * Resolves X-API-Key values to their account. A known live key is answered from memory; the
+ * cache forgets a key when this process or another replica revokes it, and everything when
+ * another process changed the store (SQLite's change marker).
+ */
+export class ApiKeyAuthenticator {
+  private readonly keyCache: ApiKeyCache | undefined;
+  /** The store's change marker when the key cache was last known to match it. */
+  private storeMarker: number | undefined;
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly options: ApiKeyAuthenticatorOptions,
+  ) {
+    this.storeMarker = store.changeMarker?.();
+    const ttlMs = options.keyCacheTtlMs ?? (this.storeMarker !== undefined ? LOCAL_KEY_CACHE_TTL_MS : undefined);
+    const cache = ttlMs !== undefined ? new ApiKeyCache({ ttlMs }) : undefined;
+    this.keyCache = cache;
+    if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
+  }
+
+  /** The caller of this key; 401 when missing, unknown, revoked or expired. */
+  async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
+    if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
+    const keyHash = hashApiKey(apiKey);
+    this.dropCacheIfStoreChanged();
+    const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    const now = this.options.now();
+    // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
+    if (expiresAt !== null && expiresAt <= now) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
+    this.options.onUse(principal.keyId, now);
+    return principal;
+  }
+
+  /** Stops trusting a key this process revoked. */
+  forgetKey(keyId: string): void {
+    this.keyCache?.forgetKey(keyId);
+  }
+
+  /** Reads a live key and its account from the store (and caches them unless a revocation raced the read); 401 otherwise. */
+  private async lookUpKey(keyHash: string): Promise<CachedKey> {
+    const generation = this.keyCache?.generation ?? 0;
+    const key = await this.store.findApiKeyByHash(keyHash);
+    if (!key || key.revokedAt !== null || !hashesEqual(key.keyHash, keyHash)) {
+      throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
+    }
+    const account = await this.store.findAccountById(key.accountId);
+    if (!account) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
+    const principal: AuthenticatedKey = Object.freeze({ account: Object.freeze(publicAccount(account)), keyId: key.id });
+    const entry: CachedKey = { principal, expiresAt: key.expiresAt ?? null };
+    this.keyCache?.set(keyHash, entry, generation);
+    return entry;
+  }
+
+  /** Another process (the CLI revoking a key) changed the store: nothing cached can be trusted. */
+  private dropCacheIfStoreChanged(): void {
+    if (this.storeMarker === undefined) return;
+    const marker = this.store.changeMarker?.();
+    if (marker === this.storeMarker) return;
+    this.storeMarker = marker;
+    this.keyCache?.clear();
+  }
+}

@@ -1,0 +1,46 @@
+import { GatewayError } from '../errors';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const MAX_EMAIL_LENGTH = 254;
+const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
+
+/**
+ * Lone UTF-16 surrogates are no text: hashing would turn each into U+FFFD, so passwords that
+ * differ only there would be equal. They are refused (400).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The email as accounts store it (trimmed, lower case); '' for anything but a string. */
+export function foldEmail(email: string): string {
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+}
+
+/** The folded email; 400 unless it looks like an address. */
+export function normalizeEmail(email: string): string {
+  const normalized = foldEmail(email);
+  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', 'email must be a valid email address', { details: [{ field: 'email', reason: 'format' }] });
+  }
+  return normalized;
+}
+
+/** 400 for a password that is no valid Unicode text. */
+export function checkWellFormedPassword(password: string): void {
+  if (LONE_SURROGATE.test(password)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', 'password must be valid Unicode text (it holds a lone surrogate)', {
+      details: [{ field: 'password', reason: 'invalid_unicode' }],
+    });
+  }
+}
+
+/** 400 for a password a new account may not have: ill-formed, too short or too long. */
+export function checkPassword(password: string): void {
+  if (typeof password === 'string') checkWellFormedPassword(password);
+  const length = typeof password === 'string' ? [...password].length : 0;
+  if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
+    throw new GatewayError('TTS_ERR_VALIDATION', `password must be between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters`, {
+      details: [{ field: 'password', reason: 'length' }],
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { ResilientProvider, type TtsProvider } from '../../../core';
+import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { recordingLogger, type LogRecord } from '../plugin/plugin-test-helpers';
+import { fail, hang, ok, policy, request, ScriptedProvider } from './scripted-provider';
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+describe('core/resilience ResilientProvider: circuit breaker', () => {
+  let records: LogRecord[];
+  beforeEach(() => {
+    records = [];
+  });
+
+  const wrap = (inner: TtsProvider) =>
+    new ResilientProvider(inner, { instanceId: 'scripted', policy: policy({ retries: 0, breaker: { failures: 2, halfOpenAfterMs: 60 } }), logger: recordingLogger(records), defaultTimeoutMs: 30_000 });
+
+  it('opens after N consecutive failed requests and then fails fast with 503 and Retry-After, without calling the provider', async () => {
+    const inner = new ScriptedProvider([fail(500)]);
+    const wrapped = wrap(inner);
+    await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
+    expect(wrapped.state()).to.equal('closed');
+    await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
+    expect(wrapped.state()).to.equal('open');
+    const fast = await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UNAVAILABLE');
+    expect(fast.status).to.equal(503);
+    expect(fast.retryAfterSeconds).to.equal(1);
+    expect(fast.details[0]).to.include({ reason: 'circuit_open', provider: 'scripted' });
+    expect(inner.calls).to.equal(2);
+    expect(records.some((record) => record.level === 'warn' && record.message.startsWith('circuit opened') && record.meta?.provider === 'scripted')).to.equal(true);
+  });
+
+  it('lets one trial through after halfOpenAfter: a success closes it, a failure opens it again', async () => {
+    const inner = new ScriptedProvider([fail(503), fail(503), fail(503)]);
+    const wrapped = wrap(inner);
+    for (let index = 0; index < 2; index += 1) await expectGatewayError(wrapped.synthesize(request()));
+    await sleep(80);
+    await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
+    expect(inner.calls).to.equal(3);
+    expect(wrapped.state()).to.equal('open');
+    await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UNAVAILABLE');
+    expect(inner.calls).to.equal(3);
+    inner.script = [ok];
+    await sleep(80);
+    await wrapped.synthesize(request());
+    expect(wrapped.state()).to.equal('closed');
+    await wrapped.synthesize(request());
+    expect(inner.calls).to.equal(5);
+    const messages = records.map((record) => record.message);
+    expect(messages.filter((message) => message.startsWith('circuit half-open'))).to.have.length(2);
+    expect(messages).to.include('circuit closed');
+  });
+
+  it('does not hold a request waiting for the half-open trial past its own deadline', async () => {
+    const inner = new ScriptedProvider([fail(500), fail(500), hang]);
+    const wrapped = wrap(inner);
+    for (let index = 0; index < 2; index += 1) await expectGatewayError(wrapped.synthesize(request()));
+    await sleep(80);
+    const trial = wrapped.synthesize(request({ signal: AbortSignal.timeout(400), deadline: Date.now() + 400 }));
+    expect(wrapped.state()).to.equal('half-open');
+    await expectGatewayError(wrapped.synthesize(request({ signal: AbortSignal.timeout(30), deadline: Date.now() + 30 })), 'TTS_ERR_TIMEOUT');
+    expect(inner.calls).to.equal(3);
+    await expectGatewayError(trial, 'TTS_ERR_TIMEOUT');
+    // The trial's own attempt settles a few microtasks after its caller was answered.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(wrapped.state()).to.equal('open');
+  });
+
+  it('is not opened by the client’s own errors', async () => {
+    const inner = new ScriptedProvider([fail(400)]);
+    const wrapped = wrap(inner);
+    for (let index = 0; index < 5; index += 1) await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
+    expect(wrapped.state()).to.equal('closed');
+    expect(inner.calls).to.equal(5);
+  });
+
+  it('counts a request whose retries all failed as one failure', async () => {
+    const inner = new ScriptedProvider([fail(500)]);
+    const wrapped = new ResilientProvider(inner, {
+      instanceId: 'scripted',
+      policy: policy({ retries: 2, breaker: { failures: 2, halfOpenAfterMs: 60_000 } }),
+      logger: recordingLogger(records),
+      defaultTimeoutMs: 30_000,
+      random: () => 0,
+    });
+    await expectGatewayError(wrapped.synthesize(request()));
+    expect(inner.calls).to.equal(3);
+    expect(wrapped.state()).to.equal('closed');
+    await expectGatewayError(wrapped.synthesize(request()));
+    expect(wrapped.state()).to.equal('open');
+  });
+});
