@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
-import { GatewayError, gatewayError } from '../errors';
+import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
 import type { ProviderAudioStream } from '../plugin/contract';
 import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
 import type { AudioFormat } from '../audio/audio-format';
-import { GatewayError, gatewayError, isGatewayError } from '../errors';
+import { gatewayError, isGatewayError } from '../errors';
 import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
 import type { ProviderSynthesisRequest } from '../plugin/contract';

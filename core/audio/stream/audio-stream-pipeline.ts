@@ -2,7 +2,7 @@ import { gatewayError } from '../../errors';
 import type { AudioInput } from '../audio-job';
 import { checkFactor } from '../audio-pipeline';
 import type { CodecOptions } from '../codec-options';
-import { concatBytes, concatSamples } from '../concat';
+import { concatBytes } from '../concat';
 import { gainSamples } from '../dsp/gain';
 import { SEAM_CROSSFADE_SECONDS } from '../dsp/join';
 import { SeamJoiner } from '../dsp/seam-joiner';
