@@ -9,11 +9,12 @@
  * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there),
  * BENCH_GATEWAY_MAIN (another build's dist/server/main.js, to compare two versions alike).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exchange, firstJsonLine, freePort, startNode, waitForFirstAnswer, type RunningProcess } from './child-process';
 import { runLoad, type LoadResult } from './load';
+import { measureDurableWrite } from './durable-write-baseline';
 import { readProcess } from './process-meter';
 import { SCENARIO_NAMES, scenarios, speechRouteProbe, ttsSync, type Endpoints, type Scenario } from './scenarios';
 import { writeSpeechMp3 } from './speech-fixture';
@@ -210,6 +211,8 @@ export async function runHttpBench(): Promise<void> {
     const resultCache = await hasResultCache(endpoints);
     if (!resultCache) console.log('note: the gateway has no result cache: the cache-hit scenario is skipped');
     console.log(`stand-in MP3: ${audioBytes} bytes of eSpeak NG speech; pass-through requests send Cache-Control: no-store`);
+    const durableWrite = measureDurableWrite(folder, readFileSync(mp3));
+    console.log(`the disk's own cost of one durable save of it (create, write, fdatasync, folder fsync; no gateway): ${durableWrite.cpuMs.toFixed(3)} ms CPU, ${durableWrite.p50Ms.toFixed(2)} ms p50`);
 
     const chosen = scenarios(endpoints, { speechRoute, resultCache }).filter((scenario) => !only || scenario.name.includes(only));
     const syncScenario = chosen.find((scenario) => scenario.name === SCENARIO_NAMES.ttsSync);
@@ -224,6 +227,11 @@ export async function runHttpBench(): Promise<void> {
     for (const target of checkTargets(measurements, startup, audioBytes)) {
       const verdict = target.holds === undefined ? 'skipped' : target.holds ? 'holds' : 'MISSED';
       console.log(`  ${target.label.padEnd(58)} ${target.shown.padStart(16)}  ${target.limit.padEnd(18)} ${verdict}`);
+    }
+    const syncAtOne = measurements.find((entry) => entry.scenario === SCENARIO_NAMES.ttsSync && entry.connections === 1);
+    if (syncAtOne) {
+      const withoutSave = syncAtOne.cpuMsPerRequest - durableWrite.cpuMs;
+      console.log(`  (CPU per tts-sync at c=1 less the disk's own cost of its save, measured alone above: ${withoutSave.toFixed(2)} ms; the target counts the save)`);
     }
   } finally {
     await Promise.all(running.reverse().map((child) => child.stop()));
