@@ -1,21 +1,11 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import type { ServerConfig } from '../../config/types';
 import { createGatewayServer } from '../../server/gateway-server';
+import { testServerConfig } from './support/server-config';
 import { buildTestApp, type TestApp } from './support/test-app';
 
-const LIMITS: ServerConfig = {
-  port: 0,
-  host: '127.0.0.1',
-  bodyLimitBytes: 1024,
-  trustProxy: false,
-  cors: { origins: [] },
-  maxConnections: 20,
-  headersTimeoutMs: 300,
-  requestTimeoutMs: 600,
-  keepAliveTimeoutMs: 300,
-};
+const LIMITS = testServerConfig({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 });
 
 /** A raw client socket: what the server sent, and a promise of its closing. */
 interface RawClient {

@@ -2,21 +2,11 @@ import { expect } from 'chai';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ServerConfig } from '../../../config/types';
 import { createGatewayServer } from '../../../server/gateway-server';
 import { writeWithBackpressure } from '../../../server/streaming/write-with-backpressure';
+import { testServerConfig } from '../support/server-config';
 
-const CONFIG: ServerConfig = {
-  port: 0,
-  host: '127.0.0.1',
-  bodyLimitBytes: 1024,
-  trustProxy: false,
-  cors: { origins: [] },
-  maxConnections: 20,
-  headersTimeoutMs: 5000,
-  requestTimeoutMs: 10000,
-  keepAliveTimeoutMs: 5000,
-};
+const CONFIG = testServerConfig();
 
 /** A typical upstream answer: one piece of 20 KB, more than Node's default 16 KB socket buffer. */
 const PIECE = Buffer.alloc(20 * 1024, 7);
