@@ -6,6 +6,7 @@ import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFil
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
 import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
 import { writeNewFileDurably } from './durable-write';
+import { processSaveThread } from './save-thread/save-thread';
 import { OwnerLedger, type StoredBytes } from './owner-ledger';
 import { storageFailure, withoutPath } from './storage-failure';
 import { startSweeper } from './sweeper';
@@ -18,7 +19,10 @@ export interface FileSystemAudioStoreOptions {
   readonly now?: () => number;
   /** Told about a failed background sweep (the sweeper never throws). */
   readonly onSweepError?: (error: unknown) => void;
-  /** Flushes the folder's entries; replaceable in tests. */
+  /**
+   * Flushes the folder's entries; replaceable in tests. When given, saves run through libuv's
+   * thread pool and call it; otherwise the save thread writes and flushes files and folder itself.
+   */
   readonly syncDirectory?: SyncDirectory;
 }
 
@@ -36,6 +40,7 @@ export class FileSystemAudioStore implements AudioStore {
   private readonly directorySync: DirectorySync;
   private readonly syncDirectory: SyncDirectory;
   private readonly ledger: OwnerLedger;
+  private readonly writeDurably: (path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(
     directory: string,
@@ -47,14 +52,17 @@ export class FileSystemAudioStore implements AudioStore {
     this.syncDirectory = options.syncDirectory ?? fsyncDirectory;
     this.directorySync = new DirectorySync(this.directory, options.syncDirectory ?? keptDirectorySync());
     this.ledger = new OwnerLedger(this.directory, retentionMs);
+    this.writeDurably = options.syncDirectory
+      ? (path, bytes, mode, signal) => writeNewFileDurably(path, bytes, mode, { signal, onCreated: () => this.directorySync.sync() })
+      : (path, bytes, mode, signal) => processSaveThread.write(path, bytes, mode, signal);
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
     const { fileName } = newAudioFileName(extension, options.sampleRate);
     // Written straight under its final name: the name is unguessable and reaches no one before
     // save() resolves, so no reader can see the file incomplete, and a rename would only add a
-    // system call and a wait. The data is written durably while the folder is flushed (so the
-    // new name survives a crash too); the folder's flush is shared with concurrent saves.
+    // system call and a wait. The file's data and the folder are flushed (so the new name
+    // survives a crash too); saves made together share one folder flush.
     // A write that fails (a full disk: 507) or is stopped (`signal`) removes what it wrote, and
     // the next save starts from scratch, so the store recovers by itself once there is room.
     const target = join(this.directory, fileName);
@@ -65,7 +73,7 @@ export class FileSystemAudioStore implements AudioStore {
       // The owner's ledger entry is made while the file is written, not after: one wait less.
       owned = options.owner === undefined ? undefined : this.ledger.record(options.owner, bytes.byteLength, this.now());
       owned?.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled meanwhile
-      await writeNewFileDurably(target, bytes, 0o600, { signal: options.signal, onCreated: () => this.directorySync.sync() });
+      await this.writeDurably(target, bytes, 0o600, options.signal);
     } catch (error) {
       void owned?.then((takeBack) => takeBack(), () => undefined);
       throw storageFailure(error);

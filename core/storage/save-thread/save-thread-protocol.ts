@@ -1,0 +1,24 @@
+/** Messages between the gateway and its save thread. */
+
+/** One file to create, write and flush, with its folder. */
+export interface SaveOrder {
+  readonly id: number;
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  readonly mode: number;
+}
+
+/** What failed, with what a file system error carries (its message names the file: not sent on). */
+export interface SaveFailure {
+  readonly code?: string;
+  readonly syscall?: string;
+  readonly message: string;
+}
+
+export interface SaveOutcome {
+  readonly id: number;
+  readonly failure?: SaveFailure;
+}
+
+/** The outcomes of one batch, answered together: one wake-up of the gateway's thread per batch. */
+export type SaveOutcomes = readonly SaveOutcome[];

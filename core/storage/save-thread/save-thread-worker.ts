@@ -1,0 +1,118 @@
+/**
+ * The save thread: creates, writes and flushes files with synchronous system calls, so a save
+ * costs the gateway's event loop one message each way instead of four trips through libuv's
+ * thread pool (each trip wakes a pool thread and then the event loop; on a small virtual machine
+ * those wake-ups cost more CPU than the file work). Orders that arrive together are a batch: all
+ * files are written, then flushed, then each folder flushed once (a group commit), and the
+ * outcomes go back in one message.
+ */
+import { closeSync, constants, fdatasyncSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import type { SaveFailure, SaveOrder, SaveOutcome } from './save-thread-protocol';
+
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+/** Folders flushed through a descriptor kept open: one system call per flush. */
+const folderDescriptors = new Map<string, number>();
+
+let waiting: SaveOrder[] = [];
+let batchScheduled = false;
+
+function failureOf(error: unknown): SaveFailure {
+  const failure = error as NodeJS.ErrnoException;
+  return { code: failure?.code, syscall: failure?.syscall, message: failure?.message ?? String(error) };
+}
+
+function writeWhole(order: SaveOrder, descriptor: number): void {
+  for (let offset = 0; offset < order.bytes.byteLength; ) offset += writeSync(descriptor, order.bytes, offset, order.bytes.byteLength - offset);
+}
+
+function flushFolder(folder: string): void {
+  if (process.platform === 'win32') return; // Windows cannot open a folder to flush it; its file systems journal names themselves.
+  let descriptor = folderDescriptors.get(folder);
+  if (descriptor === undefined) {
+    descriptor = openSync(folder, 'r');
+    folderDescriptors.set(folder, descriptor);
+  }
+  try {
+    fsyncSync(descriptor);
+  } catch (error) {
+    // A folder replaced or unmounted meanwhile: opened afresh next time.
+    folderDescriptors.delete(folder);
+    try {
+      closeSync(descriptor);
+    } catch {
+      // already unusable
+    }
+    throw error;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+function runBatch(): void {
+  batchScheduled = false;
+  const batch = waiting;
+  waiting = [];
+  const failures = new Map<number, SaveFailure>();
+  const written: { order: SaveOrder; descriptor: number }[] = [];
+  for (const order of batch) {
+    let descriptor: number;
+    try {
+      descriptor = openSync(order.path, CREATE_NEW, order.mode);
+    } catch (error) {
+      // Nothing was created (a name taken already is someone else's file: left alone).
+      failures.set(order.id, failureOf(error));
+      continue;
+    }
+    try {
+      writeWhole(order, descriptor);
+      written.push({ order, descriptor });
+    } catch (error) {
+      failures.set(order.id, failureOf(error));
+      closeSync(descriptor);
+      removeQuietly(order.path);
+    }
+  }
+  // The first flush commits what the others wrote as well; theirs then find little left to do.
+  for (const { order, descriptor } of written) {
+    try {
+      fdatasyncSync(descriptor);
+    } catch (error) {
+      failures.set(order.id, failureOf(error));
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+  const folders = new Map<string, SaveOrder[]>();
+  for (const { order } of written) {
+    if (failures.has(order.id)) continue;
+    const folder = dirname(order.path);
+    folders.set(folder, [...(folders.get(folder) ?? []), order]);
+  }
+  for (const [folder, orders] of folders) {
+    try {
+      flushFolder(folder);
+    } catch (error) {
+      for (const order of orders) failures.set(order.id, failureOf(error));
+    }
+  }
+  for (const { order } of written) if (failures.has(order.id)) removeQuietly(order.path);
+  const outcomes: SaveOutcome[] = batch.map((order) => ({ id: order.id, ...(failures.has(order.id) && { failure: failures.get(order.id) }) }));
+  parentPort?.postMessage(outcomes);
+}
+
+parentPort?.on('message', (order: SaveOrder) => {
+  waiting.push(order);
+  if (batchScheduled) return;
+  batchScheduled = true;
+  // After the messages already queued are taken in: they join this batch.
+  setImmediate(runBatch);
+});

@@ -1,0 +1,89 @@
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { SaveFailure, SaveOutcomes } from './save-thread-protocol';
+
+/** The thread stopped or died with the save pending: what it wrote of it is unknown. */
+class SaveThreadLost extends Error {}
+
+interface PendingSave {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A file system error as Node would have thrown it, with its code and system call. */
+function errorOf(failure: SaveFailure): Error {
+  return Object.assign(new Error(failure.message), { code: failure.code, syscall: failure.syscall });
+}
+
+/**
+ * Durable saves on a thread of their own (`save-thread-worker`), started at the first save.
+ * Each path must be new (the stores' names are unguessable): the save never replaces a file.
+ * `write` resolves once the file's data and its name in the folder are on disk. A save whose
+ * signal aborted before it was done is removed and rejected with the signal's reason, as no one
+ * will be given its name. If the thread dies, its pending saves fail and the next save starts a
+ * new one.
+ */
+export class SaveThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, PendingSave>();
+  private nextId = 0;
+
+  async write(path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.started().postMessage({ id, path, bytes, mode });
+    try {
+      await done;
+    } catch (error) {
+      // A failure the thread reported left nothing of ours behind; a thread that died midway may have.
+      if (error instanceof SaveThreadLost) await unlink(path).catch(() => undefined);
+      throw error;
+    }
+    if (signal?.aborted) {
+      await unlink(path).catch(() => undefined);
+      signal.throwIfAborted();
+    }
+  }
+
+  /** Stops the thread (saves still pending fail). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.failAll(new SaveThreadLost('the save thread was closed'));
+    await worker?.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(join(__dirname, 'save-thread-worker.js'), { name: 'audio-save' });
+    // Idle, it must not keep the process alive; with saves pending, their requests do.
+    worker.unref();
+    worker.on('message', (outcomes: SaveOutcomes) => {
+      for (const outcome of outcomes) {
+        const save = this.pending.get(outcome.id);
+        this.pending.delete(outcome.id);
+        if (outcome.failure) save?.reject(errorOf(outcome.failure));
+        else save?.resolve();
+      }
+    });
+    const lost = (reason: string): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failAll(new SaveThreadLost(reason));
+    };
+    worker.on('error', (error) => lost(`the save thread failed: ${error.message}`));
+    worker.on('exit', (code) => lost(`the save thread exited with code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: SaveThreadLost): void {
+    for (const save of this.pending.values()) save.reject(error);
+    this.pending.clear();
+  }
+}
+
+/** The process's one save thread, shared by every file system store. */
+export const processSaveThread = new SaveThread();
