@@ -28,6 +28,7 @@ export class ApiKeyAuthenticator {
   private readonly keyCache: ApiKeyCache | undefined;
   /** The store's change marker when the key cache was last known to match it. */
   private storeMarker: number | undefined;
+  private markerCheckedThisPass = false;
 
   constructor(
     private readonly store: AccountStore,
@@ -73,9 +74,15 @@ export class ApiKeyAuthenticator {
     return entry;
   }
 
-  /** Another process (the CLI revoking a key) changed the store: nothing cached can be trusted. */
+  /**
+   * Another process (the CLI revoking a key) changed the store: nothing cached can be trusted.
+   * Asked once per pass of the event loop: requests read in one pass arrived together, and
+   * under load one pass serves dozens of them (the question is a SQLite statement and two locks).
+   */
   private dropCacheIfStoreChanged(): void {
-    if (this.storeMarker === undefined) return;
+    if (this.storeMarker === undefined || this.markerCheckedThisPass) return;
+    this.markerCheckedThisPass = true;
+    setImmediate(() => (this.markerCheckedThisPass = false));
     const marker = this.store.changeMarker?.();
     if (marker === this.storeMarker) return;
     this.storeMarker = marker;

@@ -98,8 +98,26 @@ describe('core/accounts AccountService on the request path', () => {
     } finally {
       await otherProcess.close();
     }
+    // A request sent after the revocation is read in a later pass of the event loop than any
+    // check made before it (the store is asked once per pass).
+    await new Promise((resolve) => setImmediate(resolve));
     expect((await expectGatewayError(service.authenticate(spare.apiKey))).status).to.equal(401);
     await service.authenticate(apiKey.apiKey);
+  });
+
+  it('asks the store for changes once per pass of the event loop, not once per request', async () => {
+    const { apiKey } = await service.register('ada@example.com', 'password-1');
+    let asked = 0;
+    const ask = store.changeMarker.bind(store);
+    store.changeMarker = () => {
+      asked += 1;
+      return ask();
+    };
+    await Promise.all(Array.from({ length: 20 }, () => service.authenticate(apiKey.apiKey)));
+    expect(asked).to.equal(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await service.authenticate(apiKey.apiKey);
+    expect(asked).to.equal(2);
   });
 
   it('does not keep a key read just before it was revoked', async () => {
