@@ -24,7 +24,7 @@ export interface ModelEntry {
 }
 
 /** Model names, sorted by provider then name. */
-export type ListModelsFunction = (signal?: AbortSignal) => Promise<readonly string[]>;
+export type ListModelsFunction = () => Promise<readonly string[]>;
 
 /** Voices of one model; throws a 404 GatewayError for an unknown model. */
 export type ListVoicesFunction = (model: string, signal?: AbortSignal) => Promise<readonly VoiceInfo[]>;
