@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { ErrorCode, ErrorDetail, GatewayError } from '../core';
+import { sendJson } from './send-json';
 
 /** The spec's success envelope (section 2.1). */
 export interface SuccessEnvelope<Data> {
@@ -35,5 +36,5 @@ export function errorEnvelope(error: GatewayError): ErrorEnvelope {
 
 /** Answers 200 with the success envelope. */
 export function sendSuccess<Data>(response: Response, message: string, data: Data): void {
-  response.status(200).json(successEnvelope(message, data));
+  sendJson(response, 200, successEnvelope(message, data));
 }

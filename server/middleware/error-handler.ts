@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'winston';
 import { GatewayError } from '../../core';
 import { errorEnvelope } from '../envelope';
+import { sendJson } from '../send-json';
 import { requestIdOf } from '../request-context';
 import { toGatewayError } from './translate-error';
 
@@ -48,6 +49,6 @@ export function errorHandler(logger: Logger, render: ErrorRendering = renderEnve
       response.setHeader('Retry-After', String(Math.max(0, Math.ceil(gatewayError.retryAfterSeconds))));
     }
     const rendered = render(gatewayError);
-    response.status(rendered.status).type('application/json').json(rendered.body);
+    sendJson(response, rendered.status, rendered.body);
   };
 }
