@@ -6,6 +6,8 @@ export interface AudioInput {
   readonly format: AudioFormat;
   /** Required for raw `pcm` (s16le mono); ignored for self-describing formats. */
   readonly sampleRate?: number;
+  /** Nothing else holds `audio`'s buffer: it is moved to the worker, not copied (the caller's view is emptied). */
+  readonly transferable?: boolean;
 }
 
 /** What to make of the inputs: joined in order, then tempo, pitch and gain, then one encode. */

@@ -11,6 +11,7 @@ import { encodableFormats } from './encode/encodable-formats';
 import { AudioStreamClient } from './stream/audio-stream-client';
 import type { AudioStreamSession, AudioStreamSpec } from './stream/audio-stream-types';
 import { audioJobCost } from './audio-job-cost';
+import { transferableBuffers } from './transferable-buffers';
 
 export type { AudioInput, AudioJob, AudioResult } from './audio-job';
 
@@ -102,9 +103,10 @@ export class AudioProcessor {
    * Runs one job. Rejects with the job's GatewayError (e.g. TTS_ERR_UPSTREAM_BAD_RESPONSE,
    * TTS_ERR_UNSUPPORTED_FORMAT), with TTS_ERR_UNAVAILABLE when it cannot finish by the deadline,
    * and with TTS_ERR_CANCELLED when the signal stops it (between its steps, while it runs).
+   * Inputs marked `transferable` are moved to the worker (their views here are emptied).
    */
   async process(job: AudioJob, control: AudioWorkControl = {}): Promise<AudioResult> {
-    const result = await this.pool.run({ kind: 'process', job }, [], control.signal, { deadline: control.deadline, cost: audioJobCost(job), reservation: control.reservation });
+    const result = await this.pool.run({ kind: 'process', job }, transferableBuffers(job.inputs), control.signal, { deadline: control.deadline, cost: audioJobCost(job), reservation: control.reservation });
     if (!result || !('format' in result)) throw gatewayError('TTS_ERR_INTERNAL', { problem: 'audio worker returned no result' });
     return result;
   }

@@ -102,6 +102,12 @@ export interface ProviderAudio {
   readonly sampleRate?: number;
   /** Settings the provider could not honour; reported, not fatal. */
   readonly warnings: readonly string[];
+  /**
+   * True when `audio`'s buffer is the provider's to give away (made for this answer, held by
+   * nothing else): the gateway then moves it to its audio worker instead of copying it, and the
+   * provider's view of it is emptied. Leave it unset for bytes that are kept or shared.
+   */
+  readonly transferable?: boolean;
 }
 
 /**

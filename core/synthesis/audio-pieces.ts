@@ -6,6 +6,7 @@ import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audi
 import type { ProviderAudioStream } from '../plugin/contract';
 import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';
 import type { SynthesisPlan } from './synthesis-plan';
+import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 
 /** Bytes needed to recognise a container by its signature. */
@@ -25,8 +26,8 @@ export interface PieceSources {
   readonly output: AudioFormat;
   readonly sampleRate?: number;
   readonly engine: AudioEngine;
-  /** Chunks synthesized ahead of the one being sent. */
-  readonly lookAhead: number;
+  /** Where the stream's chunk calls take their share of the calls run ahead (released when it ends). */
+  readonly lookAhead: Pick<LookAheadBudget, 'join'>;
   /** One provider call for chunk `index`, already checked (sniffed) audio. */
   readonly callChunk: (index: number, signal: AbortSignal) => Promise<AudioChunk>;
   /** The provider's own stream for the whole text, when it has one and nothing is to be done. */
@@ -54,7 +55,8 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
     yield* passThroughStream(await sources.openProviderStream(), sources);
     return;
   }
-  const calls = new LookAheadCalls(plan.chunks.length, sources.lookAhead, sources.callChunk);
+  const share = sources.lookAhead.join();
+  const calls = new LookAheadCalls(plan.chunks.length, () => share.calls(), sources.callChunk);
   try {
     if (!plan.needsAudioProcessing) {
       const only = await calls.take(0);
@@ -70,6 +72,7 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
       for (let index = 0; index < plan.chunks.length; index += 1) yield await calls.take(index);
     });
   } finally {
+    share.release();
     calls.cancel(gatewayError('TTS_ERR_CANCELLED', { subject: 'A chunk synthesized ahead (the stream ended)' }));
   }
 }

@@ -126,7 +126,7 @@ export function checkProviderAudio(instanceId: string, audio: ProviderAudio, log
   if (checked.format !== audio.format || checked.audio !== audio.audio) {
     logger.warn('provider audio is not what its label says', { provider: instanceId, labelled: audio.format, actual: checked.format });
   }
-  const chunk = { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate };
+  const chunk = { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate, ...(audio.transferable === true && { transferable: true }) };
   return checked.receivedAs === undefined ? chunk : { ...chunk, receivedAs: checked.receivedAs };
 }
 

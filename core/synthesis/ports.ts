@@ -13,6 +13,8 @@ export interface AudioChunk {
   readonly audio: Uint8Array;
   readonly format: AudioFormat;
   readonly sampleRate?: number;
+  /** The provider gave the buffer away: the audio engine may move it instead of copying it. */
+  readonly transferable?: boolean;
 }
 
 /** What a streaming session makes of its inputs: the same multipliers as a whole job. */

@@ -10,14 +10,21 @@ import { AudioDurationLimit } from './audio-duration-limit';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio, type CheckedChunk } from './checked-audio';
+import { LookAheadBudget } from './look-ahead-budget';
 import { expectedAudioSeconds } from './expected-audio';
 import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
 import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
 
-/** Chunks a stream synthesizes ahead of the one being sent: enough to hide a call's latency. */
+/** Provider calls one stream runs at a time, the chunk being sent included: one ahead hides a call's latency. */
 const STREAM_LOOK_AHEAD = 2;
+/**
+ * Calls ahead shared by all open streams: eight streams each run one call ahead; with more, each
+ * waits for the chunk it sends (the providers are busy with the streams' chunks anyway), so 32
+ * concurrent streams hold one chunk's audio each, not three.
+ */
+const STREAM_CALLS_AHEAD = 8;
 /** Listeners on a stream's signal besides its chunks' calls: the audio session's job, the provider stream, the pieces. */
 const LISTENERS_BESIDE_CHUNKS = 10;
 
@@ -86,6 +93,7 @@ interface Prepared {
  */
 export class SynthesisService {
   private readonly durationLimit?: AudioDurationLimit;
+  private readonly lookAhead: LookAheadBudget;
 
   constructor(
     private readonly directory: ModelDirectory,
@@ -96,6 +104,7 @@ export class SynthesisService {
     private readonly routes?: ModelRoutes,
   ) {
     if (options.maxAudioSeconds !== undefined) this.durationLimit = new AudioDurationLimit(options.maxAudioSeconds);
+    this.lookAhead = new LookAheadBudget(STREAM_CALLS_AHEAD, Math.min(options.chunkConcurrency, STREAM_LOOK_AHEAD));
   }
 
   /** Synthesizes the whole text and stores it as one file. */
@@ -177,7 +186,7 @@ export class SynthesisService {
         output: request.format,
         sampleRate: request.sampleRate,
         engine: this.audioEngine,
-        lookAhead: Math.min(this.options.chunkConcurrency, STREAM_LOOK_AHEAD),
+        lookAhead: this.lookAhead,
         // Only the first call may be refused for load: later ones continue a stream already under way.
         callChunk: async (index, cancel) => {
           const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, [signal, cancel], index > 0);

@@ -1,4 +1,5 @@
 /** Turns the engine's 16-bit mono samples into the bytes of a native format (runs in a worker). */
+import { endianness } from 'node:os';
 import { createMp3Encoder, type WasmMediaEncoder } from 'wasm-media-encoders';
 import type { EngineFormat } from './worker-messages';
 
@@ -7,10 +8,13 @@ const MP3_BITRATE = 64;
 /** Samples handed to the encoder per call, so its buffers stay small. */
 const MP3_BLOCK = 1152 * 32;
 const WAV_HEADER_BYTES = 44;
+/** On a little-endian host a 16-bit sample's bytes in memory already are raw pcm's. */
+const LITTLE_ENDIAN_HOST = endianness() === 'LE';
 
 let mp3Encoder: Promise<WasmMediaEncoder<'audio/mpeg'>> | undefined;
 
-export async function encodeSamples(samples: Int16Array, sampleRate: number, format: EngineFormat): Promise<Uint8Array<ArrayBuffer>> {
+/** The pcm bytes may be a view of `samples`' own buffer: the caller hands the samples over. */
+export async function encodeSamples(samples: Int16Array<ArrayBuffer>, sampleRate: number, format: EngineFormat): Promise<Uint8Array<ArrayBuffer>> {
   switch (format) {
     case 'pcm':
       return littleEndianBytes(samples);
@@ -21,8 +25,12 @@ export async function encodeSamples(samples: Int16Array, sampleRate: number, for
   }
 }
 
-/** Raw signed 16-bit little-endian bytes (a copy, so the buffer can be transferred). */
-function littleEndianBytes(samples: Int16Array): Uint8Array<ArrayBuffer> {
+/**
+ * Raw signed 16-bit little-endian bytes: the samples' own bytes where the host is little-endian
+ * (one copy of each chunk's audio less for the thread to collect), else a byte-swapped copy.
+ */
+function littleEndianBytes(samples: Int16Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  if (LITTLE_ENDIAN_HOST) return new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
   const bytes = new Uint8Array(samples.length * 2);
   const view = new DataView(bytes.buffer);
   for (let index = 0; index < samples.length; index += 1) view.setInt16(index * 2, samples[index], true);

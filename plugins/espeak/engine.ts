@@ -53,7 +53,8 @@ export async function loadEspeakEngine(): Promise<EspeakEngine> {
 
 /** Synthesized audio: 16-bit mono samples at the engine's native rate. */
 export interface EngineAudio {
-  readonly samples: Int16Array;
+  /** In a buffer of their own. */
+  readonly samples: Int16Array<ArrayBuffer>;
   readonly sampleRate: number;
   readonly cancelled: boolean;
 }
@@ -134,7 +135,7 @@ function readLanguages(voice: NativeVoice): string[] {
   return languages;
 }
 
-function concatenate(blocks: readonly Int16Array[]): Int16Array {
+function concatenate(blocks: readonly Int16Array[]): Int16Array<ArrayBuffer> {
   const total = blocks.reduce((sum, block) => sum + block.length, 0);
   const samples = new Int16Array(total);
   let offset = 0;

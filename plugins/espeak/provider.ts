@@ -41,7 +41,8 @@ export class EspeakProvider implements TtsProvider {
       deadline: request.deadline,
       continuation: request.continuation === true,
     });
-    return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [] };
+    // The worker made the bytes for this answer and moved them here: nothing else holds them.
+    return { audio: result.audio, format: request.format, sampleRate: result.sampleRate, warnings: [], transferable: true };
   }
 
   /**

@@ -2,13 +2,15 @@ import { gatewayError } from '../../errors';
 import type { WorkerPin, WorkerPool } from '../../workers';
 import type { AudioInput } from '../audio-job';
 import type { AudioTask, AudioTaskOutcome } from '../audio-worker-protocol';
+import { transferableBuffers } from '../transferable-buffers';
 import type { AudioStreamSession, EncodedPiece, PushOptions } from './audio-stream-types';
 
 type State = 'open' | 'ended' | 'closed' | 'failed';
 
 /**
  * The caller's side of a stream: each call is a task pinned to the worker that holds the
- * stream's state. Inputs are copied to the worker; output bytes are moved back.
+ * stream's state. Inputs are copied to the worker unless their owner gave their buffer away
+ * (then it is moved); output bytes are moved back.
  */
 export class AudioStreamClient implements AudioStreamSession {
   private state: State = 'open';
@@ -22,7 +24,8 @@ export class AudioStreamClient implements AudioStreamSession {
   async push(input: AudioInput, options: PushOptions = {}, signal?: AbortSignal): Promise<EncodedPiece> {
     this.checkOpen();
     try {
-      return piece(await this.pool.run({ kind: 'stream-push', stream: this.id, input, continuation: options.continuation === true }, [], signal, { pin: this.pin, admitted: true }));
+      const task: AudioTask = { kind: 'stream-push', stream: this.id, input, continuation: options.continuation === true };
+      return piece(await this.pool.run(task, transferableBuffers([input]), signal, { pin: this.pin, admitted: true }));
     } catch (error) {
       await this.fail();
       throw error;

@@ -33,6 +33,21 @@ describe('AudioProcessor (through its worker pool)', () => {
     expect(medianF0(decoded) / medianF0(speech)).to.be.closeTo(1, 0.1);
   });
 
+  it('moves the buffers of inputs marked transferable to the worker (one buffer under two inputs once) and copies the others', async () => {
+    const bytes = encodeRawPcm(speech);
+    const shared = bytes.slice();
+    const given = [
+      { audio: shared.subarray(0, bytes.length / 2), format: 'pcm' as const, sampleRate: 22050, transferable: true },
+      { audio: shared.subarray(bytes.length / 2), format: 'pcm' as const, sampleRate: 22050, transferable: true },
+    ];
+    const kept = { audio: bytes.slice(), format: 'pcm' as const, sampleRate: 22050 };
+    const moved = await processor.process({ inputs: given, ...neutral, output: 'pcm' });
+    const copied = await processor.process({ inputs: [kept], ...neutral, output: 'pcm' });
+    expect(given.map((input) => input.audio.byteLength)).to.deep.equal([0, 0]);
+    expect(kept.audio.byteLength).to.equal(bytes.byteLength);
+    expect(moved.durationSeconds).to.be.closeTo(copied.durationSeconds, 0.02);
+  });
+
   it('combines speed, pitch and volume from MP3 input into Ogg Opus output', async () => {
     const result = await processor.process({ inputs: [{ audio: speechMp3Bytes(), format: 'mp3' }], speed: 0.5, pitch: 2, volume: 0.5, output: 'opus' });
     const decoded = await decodeForTest(result.audio, 'opus');

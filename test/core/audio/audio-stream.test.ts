@@ -138,6 +138,17 @@ describe('AudioProcessor streams (through the worker pool)', function () {
     expect(streamed.pieces.slice(0, -1).filter((piece) => piece.audio.length > 0).length).to.be.above(pieces.length / 2);
   });
 
+  it('moves the buffer of an input marked transferable to the worker and copies any other, with the same output', async () => {
+    const bytes = encodeRawPcm(speech);
+    const kept: AudioInput = { audio: bytes.slice(), format: 'pcm', sampleRate: 22050 };
+    const given: AudioInput = { audio: bytes.slice(), format: 'pcm', sampleRate: 22050, transferable: true };
+    const copied = await runStream(await processor.openStream({ output: 'pcm', ...neutral }), [{ input: kept }]);
+    const moved = await runStream(await processor.openStream({ output: 'pcm', ...neutral }), [{ input: given }]);
+    expect(kept.audio.byteLength, 'a copied input is left as it was').to.equal(bytes.byteLength);
+    expect(given.audio.byteLength, 'a moved input is emptied here').to.equal(0);
+    expect(Buffer.from(moved.bytes).equals(Buffer.from(copied.bytes))).to.equal(true);
+  });
+
   it('decodes an mp3 answer that arrives in pieces like the whole answer', async () => {
     const pieces = continued(cut(mp3.audio, [500]), 'mp3');
     const streamed = await runStream(await processor.openStream({ output: 'wav', ...neutral }), pieces);

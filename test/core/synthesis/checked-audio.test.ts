@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { checkedProviderAudio, createPcm, encodeAudio, type ProviderAudio } from '../../../core';
+import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { conformanceAudio } from '../../plugins/openai-compatible/harness';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 
@@ -99,4 +100,11 @@ describe('core/synthesis checkedProviderAudio: the bytes, not the label', () => 
       expect(error.retryable).to.equal(true);
     });
   }
+
+  it('keeps a provider\'s word that it gave its buffer away, and says nothing of buffers it kept', async () => {
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const wav = await toneWav(22050);
+    expect(checkProviderAudio('espeak', { ...audioOf(wav, 'wav'), transferable: true }, quiet).transferable).to.equal(true);
+    expect(checkProviderAudio('espeak', audioOf(wav, 'wav'), quiet)).to.not.have.property('transferable');
+  });
 });

@@ -204,6 +204,36 @@ describe('core/synthesis streaming', () => {
     await collect(stream.chunks);
   });
 
+  it('runs no calls ahead while more streams are open than the shared look-ahead allows, and ahead again once they end', async () => {
+    // The first calls answer once all twelve streams have started: every stream is open by then.
+    const allStarted = gate();
+    const { service, recorder } = fixture({
+      chunkConcurrency: 2,
+      synthesize: async (call, index) => {
+        if (index === 11) allStarted.open();
+        await allStarted.promise;
+        return wavBytes(call.text);
+      },
+    });
+    const streams = await Promise.all(Array.from({ length: 12 }, (_value, index) => service.stream(request(), { requestId: `many-${index}` })));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const callsOf = (requestId: string): number => recorder.requests.filter((call) => call.requestId === requestId).length;
+    // Each stream's first piece is out and nobody reads: each made only the call for that piece.
+    expect(streams.map((_stream, index) => callsOf(`many-${index}`))).to.deep.equal(new Array(12).fill(1));
+    const iterators = streams.map((stream) => stream.chunks[Symbol.asyncIterator]());
+    for (const iterator of iterators.slice(1)) {
+      await iterator.next();
+      await iterator.return?.(undefined);
+    }
+    // Alone now: taking its next chunk starts the one after it too.
+    const [last] = iterators;
+    await last.next();
+    await last.next();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(callsOf('many-0')).to.equal(3);
+    for (let next = await last.next(); !next.done; next = await last.next());
+  });
+
   it('stops the provider calls and releases the session when the reader stops', async () => {
     const signals: AbortSignal[] = [];
     const { service, recorder } = fixture({

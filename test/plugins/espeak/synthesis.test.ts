@@ -49,6 +49,9 @@ describe('espeak plugin: synthesis (real engine output)', function () {
     const audio = await speak({ format: 'pcm' });
     expect(audio).to.include({ format: 'pcm', sampleRate: 22050 });
     expect(audio.audio.length % 2).to.equal(0);
+    // Made for this answer alone, in a buffer of its own: the gateway may move it instead of copying.
+    expect(audio.transferable).to.equal(true);
+    expect(audio.audio.byteLength).to.equal(audio.audio.buffer.byteLength);
     const pcm = await decodeForTest(audio.audio, 'pcm', audio.sampleRate);
     expectNear(durationSeconds(pcm), durationSeconds(baseline), 0.05, 'pcm vs wav duration');
   });
