@@ -53,7 +53,8 @@ class RecordingProvider implements TtsProvider {
     const call: ProviderCall = { request };
     this.calls.push(call);
     call.audio = await this.inner.synthesize(request);
-    return call.audio;
+    // It keeps the bytes for the checks, so it does not give their buffer away (ProviderAudio.transferable).
+    return { ...call.audio, transferable: false };
   }
 
   async close(): Promise<void> {
