@@ -3,6 +3,7 @@
  * load it: synthesis is synchronous WASM and must never run on the gateway's event loop.
  */
 import { pathToFileURL } from 'node:url';
+import { SampleCollector } from './sample-collector';
 import type { EngineProsody, EngineVoice } from './worker-messages';
 
 /** The part of the Emscripten binding's `espeak_VOICE` wrapper used here. */
@@ -24,14 +25,26 @@ interface NativeSynthesizer {
   set_pitch(value: number): number;
   set_range(value: number): number;
   set_volume(value: number): number;
-  /** Calls back with each block of 16-bit samples; returning true stops the synthesis. */
-  synthesize(text: string, callback: (samples: Int16Array, events: unknown[]) => boolean): void;
+  /**
+   * Synthesizes, calling the C function at `callbackPointer` with each block of 16-bit samples
+   * (its place in the heap and its length); a callback answering 1 stops the synthesis. (The
+   * binding's own `synthesize` wraps this, handing over a fresh copy of each block.)
+   */
+  synth_(text: string, callbackPointer: number): void;
 }
 
-interface EspeakModule {
-  eSpeakNGWorker: new () => NativeSynthesizer;
+/** The engine's heap and its function table, as the Emscripten module exposes them. */
+export interface EngineMemory {
   /** The engine's heap (this build is compiled to JavaScript: a plain ArrayBuffer that grows and never shrinks). */
   readonly HEAP8?: Int8Array;
+  /** The same heap as 16-bit values; replaced when the heap grows, so read at each use. */
+  readonly HEAP16: Int16Array;
+  addFunction(callback: (audioPointer: number, sampleCount: number, eventsPointer: number) => number): number;
+  removeFunction(pointer: number): void;
+}
+
+interface EspeakModule extends EngineMemory {
+  eSpeakNGWorker: new () => NativeSynthesizer;
 }
 
 /** eSpeak's own amplitude; volume is applied as a gain afterwards (see request-body.ts). */
@@ -48,8 +61,11 @@ export async function loadEspeakEngine(): Promise<EspeakEngine> {
   const entry = require.resolve('@echogarden/espeak-ng-emscripten');
   const module = await importEsm(pathToFileURL(entry).href);
   const instance = await module.default();
-  return new EspeakEngine(new instance.eSpeakNGWorker(), () => instance.HEAP8?.buffer.byteLength ?? 0);
+  return new EspeakEngine(new instance.eSpeakNGWorker(), instance);
 }
+
+/** Samples kept ready between syntheses: 400 characters of speech at 22,050 Hz fit (2 MB). */
+const KEPT_SAMPLES = 1024 * 1024;
 
 /** Synthesized audio: 16-bit mono samples at the engine's native rate. */
 export interface EngineAudio {
@@ -60,11 +76,17 @@ export interface EngineAudio {
 }
 
 export class EspeakEngine {
+  private readonly collector = new SampleCollector(KEPT_SAMPLES);
+
   constructor(
     private readonly synthesizer: NativeSynthesizer,
-    /** Bytes of the engine's heap now. */
-    readonly heapBytes: () => number = () => 0,
+    private readonly memory: EngineMemory,
   ) {}
+
+  /** Bytes of the engine's heap now. */
+  heapBytes(): number {
+    return this.memory.HEAP8?.buffer.byteLength ?? 0;
+  }
 
   get sampleRate(): number {
     return this.synthesizer.get_samplerate();
@@ -91,14 +113,20 @@ export class EspeakEngine {
     this.synthesizer.set_pitch(prosody.pitch);
     this.synthesizer.set_range(prosody.range);
     this.synthesizer.set_volume(DEFAULT_AMPLITUDE);
-    const blocks: Int16Array[] = [];
     let cancelled = false;
-    this.synthesizer.synthesize(escapeMarkup(text), (samples) => {
-      blocks.push(samples);
+    const callback = this.memory.addFunction((audioPointer, sampleCount) => {
+      const start = audioPointer >> 1;
+      this.collector.append(this.memory.HEAP16.subarray(start, start + sampleCount));
       cancelled = shouldStop();
-      return cancelled;
+      return cancelled ? 1 : 0;
     });
-    const samples = concatenate(blocks);
+    let samples: Int16Array<ArrayBuffer>;
+    try {
+      this.synthesizer.synth_(escapeMarkup(text), callback);
+    } finally {
+      this.memory.removeFunction(callback);
+      samples = this.collector.take();
+    }
     if (prosody.gain !== 1) applyGain(samples, prosody.gain);
     return { samples, sampleRate: this.sampleRate, cancelled };
   }
@@ -133,15 +161,4 @@ function readLanguages(voice: NativeVoice): string[] {
     languages.push(name);
   }
   return languages;
-}
-
-function concatenate(blocks: readonly Int16Array[]): Int16Array<ArrayBuffer> {
-  const total = blocks.reduce((sum, block) => sum + block.length, 0);
-  const samples = new Int16Array(total);
-  let offset = 0;
-  for (const block of blocks) {
-    samples.set(block, offset);
-    offset += block.length;
-  }
-  return samples;
 }

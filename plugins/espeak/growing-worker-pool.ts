@@ -3,8 +3,8 @@
  * another only when every running thread is busy (up to `maxWorkers`). A thread without a task
  * is stopped after `surplusIdleMs` while others run, or when a burst (more than one thread at a
  * time) went before; the one thread of light, steady use is kept for `idleMs`, so its requests
- * find an engine ready. Each thread holds its own engine (about 25 MB besides the shared voice
- * data), so a quiet gateway holds none, and memory taken by a burst comes back soon after it.
+ * find an engine ready. Each thread holds its own engine (about 25 MB, and its own 24 MB copy of
+ * the voice data), so a quiet gateway holds none, and memory taken by a burst comes back soon after it.
  */
 import type { TransferListItem } from 'node:worker_threads';
 import { gatewayError, WorkerPool, WorkRates, type RunOptions, type WorkerPoolOptions } from '../../core';
