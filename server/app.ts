@@ -74,12 +74,13 @@ export function createApp(dependencies: AppDependencies): express.Application {
     liveness: operations.liveness,
     readiness: operations.readiness,
   };
+  // First: a /v1 request then skips matching every /api/v1 route (the two trees share no path).
+  app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, body, speechLimits }));
   registerRoutes(app, API_ROUTES, {
     handlers,
     guards: { key: [apiKey], public: [], download: config.storage.downloadRequiresKey ? [apiKey] : [] },
     body,
   });
-  app.use('/v1', createOpenAiRouter({ dependencies, logger, apiKey, body, speechLimits }));
 
   // Operator pages, outside the API description: the description itself, its docs page, the playground, metrics.
   const openApi = buildOpenApiDocument(
