@@ -8,7 +8,10 @@ export interface SaveOrder {
   readonly mode: number;
 }
 
-/** What failed, with what a file system error carries (its message names the file: not sent on). */
+/**
+ * What failed, with what a file system error carries. Its message names the file: the store's
+ * `storageFailure` replaces it (from code and system call) before it reaches a client or a log.
+ */
 export interface SaveFailure {
   readonly code?: string;
   readonly syscall?: string;

@@ -40,12 +40,17 @@ function flushFolder(folder: string): void {
   } catch (error) {
     // A folder replaced or unmounted meanwhile: opened afresh next time.
     folderDescriptors.delete(folder);
-    try {
-      closeSync(descriptor);
-    } catch {
-      // already unusable
-    }
+    closeQuietly(descriptor);
     throw error;
+  }
+}
+
+/** A descriptor given up on after a failure: the failure is what gets reported. */
+function closeQuietly(descriptor: number): void {
+  try {
+    closeSync(descriptor);
+  } catch {
+    // already unusable
   }
 }
 
@@ -77,7 +82,7 @@ function runBatch(): void {
       written.push({ order, descriptor });
     } catch (error) {
       failures.set(order.id, failureOf(error));
-      closeSync(descriptor);
+      closeQuietly(descriptor);
       removeQuietly(order.path);
     }
   }
@@ -85,10 +90,10 @@ function runBatch(): void {
   for (const { order, descriptor } of written) {
     try {
       fdatasyncSync(descriptor);
+      closeSync(descriptor);
     } catch (error) {
       failures.set(order.id, failureOf(error));
-    } finally {
-      closeSync(descriptor);
+      closeQuietly(descriptor);
     }
   }
   const folders = new Map<string, SaveOrder[]>();
