@@ -90,10 +90,16 @@ function runBatch(): void {
   for (const { order, descriptor } of written) {
     try {
       fdatasyncSync(descriptor);
-      closeSync(descriptor);
     } catch (error) {
       failures.set(order.id, failureOf(error));
       closeQuietly(descriptor);
+      continue;
+    }
+    try {
+      closeSync(descriptor);
+    } catch (error) {
+      // Never closed again: on Linux the number is free after a failed close, maybe reused already.
+      failures.set(order.id, failureOf(error));
     }
   }
   const folders = new Map<string, SaveOrder[]>();
