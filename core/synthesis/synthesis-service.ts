@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
-import type { AudioFormat } from '../audio/audio-format';
 import { gatewayError, isGatewayError } from '../errors';
 import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
@@ -14,8 +13,12 @@ import { LookAheadBudget } from './look-ahead-budget';
 import { expectedAudioSeconds } from './expected-audio';
 import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
+import { abortable, rest } from './stream-handover';
 import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
+import type { SynthesisContext, SynthesisResult, SynthesisStream } from './synthesis-results';
+
+export type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from './synthesis-results';
 
 /** Provider calls one stream runs at a time, the chunk being sent included: one ahead hides a call's latency. */
 const STREAM_LOOK_AHEAD = 2;
@@ -35,47 +38,6 @@ export interface SynthesisServiceOptions {
   readonly timeoutMs: number;
   /** Longest audio one synthesis may make, in seconds (`synthesis.maxAudioDuration`); absent = no limit. */
   readonly maxAudioSeconds?: number;
-}
-
-/** Who asks and how to stop. */
-export interface SynthesisContext {
-  readonly requestId: string;
-  /** Aborted when the client goes away. */
-  readonly signal?: AbortSignal;
-  /** The account asking, for the server's limits and usage; a stored file counts against it. */
-  readonly accountId?: string;
-  /** False when the client opted out of the result cache (`Cache-Control: no-store`). */
-  readonly useCache?: boolean;
-}
-
-/** `hit`: no provider was called; `miss`: synthesized (and remembered); `bypass`: the client opted out. */
-export type CacheStatus = 'hit' | 'miss' | 'bypass';
-
-export interface SynthesisResult {
-  readonly fileName: string;
-  readonly size: number;
-  readonly format: AudioFormat;
-  readonly sampleRate?: number;
-  /** Who applied speed, pitch, volume and the format (the server writes it as `X-TTS-Applied`). */
-  readonly applied: AppliedPlan;
-  /** The provider instance that served the request. */
-  readonly provider: string;
-  /** The model and voice that served it, after aliases: `espeak-ng/en-us`. */
-  readonly servedBy: string;
-  /** True when the request had instructions and the model takes none (they were not sent). */
-  readonly instructionsIgnored: boolean;
-  /** Length of the stored audio, read from its headers; absent when they cannot tell. */
-  readonly durationSeconds?: number;
-  /** Whether the result cache answered (`X-TTS-Cache`); absent where no cache is in front. */
-  readonly cache?: CacheStatus;
-}
-
-/** A synthesis being streamed: what it is, and its encoded audio as it is made. */
-export interface SynthesisStream extends Omit<SynthesisResult, 'fileName' | 'size'> {
-  /** The encoded audio, piece by piece; throws a GatewayError if the synthesis fails midway. */
-  readonly chunks: AsyncIterable<Uint8Array>;
-  /** Bytes (and, when the gateway encoded, seconds) sent so far. */
-  readonly progress: Readonly<StreamProgress>;
 }
 
 /** One request after aliases: the served model and voice, and how the service will call it. */
@@ -375,43 +337,5 @@ export class SynthesisService {
     }
     if (clientSignal?.aborted && !isGatewayError(error)) return gatewayError('TTS_ERR_CANCELLED', { subject: 'The synthesis (the client went away)' }, { cause: error });
     return error;
-  }
-}
-
-/** Settles with `work`, or rejects as soon as `signal` aborts (the work is then abandoned). */
-function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<Value>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** The first piece (already made), then the rest; errors are explained, early exits stop the work. */
-async function* rest(
-  first: IteratorResult<Uint8Array>,
-  pieces: AsyncGenerator<Uint8Array>,
-  stop: LinkedAbort,
-  explain: (error: unknown) => unknown,
-): AsyncGenerator<Uint8Array> {
-  let finished = first.done === true;
-  try {
-    if (!first.done) yield first.value;
-    while (!finished) {
-      const next = await pieces.next();
-      if (next.done) finished = true;
-      else yield next.value;
-    }
-  } catch (error) {
-    finished = true;
-    throw explain(error);
-  } finally {
-    if (!finished) {
-      stop.abort();
-      await pieces.return(undefined).catch(() => undefined);
-    } else {
-      stop.dispose();
-    }
   }
 }

@@ -1,0 +1,40 @@
+/** How a started stream is handed to its reader: its first piece awaited against the start deadline, then the rest. */
+import type { LinkedAbort } from '../abort/linked-abort';
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (the work is then abandoned). */
+export function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<Value>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The first piece (already made), then the rest; errors are explained, early exits stop the work. */
+export async function* rest(
+  first: IteratorResult<Uint8Array>,
+  pieces: AsyncGenerator<Uint8Array>,
+  stop: LinkedAbort,
+  explain: (error: unknown) => unknown,
+): AsyncGenerator<Uint8Array> {
+  let finished = first.done === true;
+  try {
+    if (!first.done) yield first.value;
+    while (!finished) {
+      const next = await pieces.next();
+      if (next.done) finished = true;
+      else yield next.value;
+    }
+  } catch (error) {
+    finished = true;
+    throw explain(error);
+  } finally {
+    if (!finished) {
+      stop.abort();
+      await pieces.return(undefined).catch(() => undefined);
+    } else {
+      stop.dispose();
+    }
+  }
+}
