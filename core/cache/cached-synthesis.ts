@@ -3,6 +3,7 @@ import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
+import { closeBeforeStart, closeUnread } from '../synthesis/close-before-start';
 import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
 import { resultCacheKey } from './result-cache-key';
@@ -107,7 +108,7 @@ export class CachedSynthesis {
     const bytes = cached && (await this.readHit(key, cached));
     if (cached && bytes) return { ...describe(cached), ...streamOf(bytes, cached.sampleRate), cache: 'hit' };
     const live = await this.synthesizer.stream(request, context);
-    return { ...live, chunks: this.remembering(key, live), cache: 'miss' };
+    return { ...live, chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' };
   }
 
   /** A hit's bytes under a new name, for this requester alone. */

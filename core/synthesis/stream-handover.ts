@@ -1,5 +1,6 @@
 /** How a started stream is handed to its reader: its first piece awaited against the start deadline, then the rest. */
 import type { LinkedAbort } from '../abort/linked-abort';
+import { closeBeforeStart } from './close-before-start';
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (the work is then abandoned). */
 export function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
@@ -11,8 +12,15 @@ export function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Pro
   });
 }
 
-/** The first piece (already made), then the rest; errors are explained, early exits stop the work. */
-export async function* rest(
+/** The first piece (already made), then the rest; errors are explained, early exits stop the work, a close before the first read too. */
+export function rest(first: IteratorResult<Uint8Array>, pieces: AsyncGenerator<Uint8Array>, stop: LinkedAbort, explain: (error: unknown) => unknown): AsyncIterable<Uint8Array> {
+  return closeBeforeStart(restPieces(first, pieces, stop, explain), async () => {
+    stop.abort();
+    await pieces.return(undefined).catch(() => undefined);
+  });
+}
+
+async function* restPieces(
   first: IteratorResult<Uint8Array>,
   pieces: AsyncGenerator<Uint8Array>,
   stop: LinkedAbort,

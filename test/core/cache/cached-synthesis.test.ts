@@ -121,6 +121,29 @@ describe('core/cache CachedSynthesis', () => {
     expect(calls).to.have.length(2);
   });
 
+  it('closes the live stream when its answer is closed before it was read', async () => {
+    let closed = false;
+    const live: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => ({ done: false, value: Buffer.from('audio') }),
+        return: async () => {
+          closed = true;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+    const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+    const synthesizer: Synthesizer = {
+      synthesize: async () => Promise.reject(new Error('not called')),
+      stream: async () => ({ ...facts, progress: { bytes: 0 }, chunks: live }),
+    };
+    const storage: CacheStorage = { read: async () => undefined, save: async () => Promise.reject(new Error('not called')) };
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1000, ttlMs: 60_000 }), storage, quiet, { maxStreamBytes: 1000 });
+    const answer = await cached.stream(request(), { requestId: 'a' });
+    await answer.chunks[Symbol.asyncIterator]().return?.(undefined);
+    expect(closed).to.equal(true);
+  });
+
   it('is bounded by the bytes of the files it points at', async () => {
     const { cached, calls } = fixture({ maxBytes: 40 });
     await cached.synthesize(request({ text: 'one' }), { requestId: 'a' });

@@ -104,7 +104,8 @@ describe('core/synthesis streaming', () => {
     for (let next = await last.next(); !next.done; next = await last.next());
   });
 
-  it('stops the provider calls and releases the session when the reader stops', async () => {
+  /** Stops reading a stream whose later chunks are slow, by `stopReading`; what was left running then. */
+  async function afterStopping(stopReading: (chunks: AsyncIterable<Uint8Array>) => Promise<void>) {
     const signals: AbortSignal[] = [];
     const { service, recorder } = fixture({
       synthesize: async (call, index) => {
@@ -114,12 +115,28 @@ describe('core/synthesis streaming', () => {
       },
     });
     const stream = await service.stream(request(), { requestId: 'r4' });
-    for await (const _chunk of stream.chunks) break;
+    await stopReading(stream.chunks);
     const callsAtStop = recorder.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 60));
+    return { callsAtStop, recorder, signals };
+  }
+
+  it('stops the provider calls and releases the session when the reader stops', async () => {
+    const { callsAtStop, recorder, signals } = await afterStopping(async (chunks) => {
+      for await (const _chunk of chunks) break;
+    });
     expect(recorder.requests.length).to.equal(callsAtStop);
     expect(recorder.sessions[0].closed).to.equal(true);
     expect(recorder.sessions[0].ended).to.equal(false);
+    expect(signals.every((signal) => signal.aborted)).to.equal(true);
+  });
+
+  it('stops the provider calls and releases the session when the stream is closed before it was read', async () => {
+    const { callsAtStop, recorder, signals } = await afterStopping(async (chunks) => {
+      await chunks[Symbol.asyncIterator]().return?.(undefined);
+    });
+    expect(recorder.requests.length).to.equal(callsAtStop);
+    expect(recorder.sessions[0].closed).to.equal(true);
     expect(signals.every((signal) => signal.aborted)).to.equal(true);
   });
 
