@@ -106,7 +106,9 @@ function runBatch(): void {
   for (const { order } of written) {
     if (failures.has(order.id)) continue;
     const folder = dirname(order.path);
-    folders.set(folder, [...(folders.get(folder) ?? []), order]);
+    const inFolder = folders.get(folder);
+    if (inFolder) inFolder.push(order);
+    else folders.set(folder, [order]);
   }
   for (const [folder, orders] of folders) {
     try {

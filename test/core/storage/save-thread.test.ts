@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaveThread } from '../../../core/storage/save-thread/save-thread';
@@ -19,7 +19,10 @@ describe('core/storage SaveThread', () => {
   it('writes every file of many concurrent saves whole, with its mode', async () => {
     const files = Array.from({ length: 24 }, (_, index) => ({ path: join(folder, `file-${index}`), bytes: Buffer.alloc(1000 + index * 997, index) }));
     await Promise.all(files.map((file) => thread.write(file.path, file.bytes, 0o600)));
-    for (const file of files) expect(readFileSync(file.path).equals(file.bytes)).to.equal(true);
+    for (const file of files) {
+      expect(readFileSync(file.path).equals(file.bytes)).to.equal(true);
+      expect(statSync(file.path).mode & 0o777).to.equal(0o600);
+    }
     expect(readdirSync(folder)).to.have.length(24);
   });
 
