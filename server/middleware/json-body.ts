@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { GatewayError, gatewayError } from '../../core';
+import { plainJsonLength, readPlainJson } from './plain-json-body';
 
 /** body-parser marks its errors with a `type`; these are the ones a client causes. */
 function translateBodyParserError(error: unknown, limitBytes: number): unknown {
@@ -24,11 +25,21 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
 
 /**
  * Parses a JSON body of at most `limitBytes`. A body sent with another Content-Type is refused
- * (400) rather than ignored; a request without a body leaves `request.body` undefined.
+ * (400) rather than ignored; a request without a body leaves `request.body` undefined. Plain
+ * UTF-8 JSON of a declared length (nearly every request) is read without body-parser.
  */
 export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true });
   return function parseJsonBody(request, response, next) {
+    const plainLength = plainJsonLength(request, limitBytes);
+    if (plainLength !== undefined) {
+      readPlainJson(request, plainLength, (error, body) => {
+        if (error) return next(error);
+        request.body = body;
+        next();
+      });
+      return;
+    }
     // type-is counts `Content-Length: 0` as a body; an empty POST is simply a request without one.
     const hasBody = request.get('Transfer-Encoding') !== undefined || Number(request.get('Content-Length') ?? 0) > 0;
     if (hasBody && request.is('application/json') === false) {

@@ -49,6 +49,29 @@ describe('server createLogger', () => {
     expect(Date.parse(String(first.timestamp))).to.be.a('number').and.not.NaN;
   });
 
+  it('stamps each line with the current time, to the millisecond, in ISO 8601', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const stamps: { before: number; after: number }[] = [];
+    const writes = await captureStdout(async () => {
+      for (let line = 0; line < 3; line += 1) {
+        const before = Date.now();
+        logger.info('request', { line });
+        stamps.push({ before, after: Date.now() });
+        // Lines in other seconds and milliseconds: the cached part of the time must follow.
+        await new Promise((resolve) => setTimeout(resolve, line === 0 ? 1001 : 7));
+      }
+      // Past the batch's wait: the last lines are written before the capture ends.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    });
+    const lines = writes.join('').split('\n').filter((line) => line.length > 0);
+    expect(lines).to.have.length(3);
+    lines.forEach((line, index) => {
+      const timestamp = String((JSON.parse(line) as { timestamp: unknown }).timestamp);
+      expect(timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Date.parse(timestamp)).to.be.within(stamps[index].before, stamps[index].after);
+    });
+  });
+
   it('redacts credentials and user text at any depth without changing the caller’s objects', async () => {
     const logger = createLogger({ level: 'info', format: 'json' });
     const details = [{ field: 'voice', provider: { apiKey: 'sk-secret-value', region: 'eu' } }];
