@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Every gateway key starts with this, so that secret scanners and people can recognise one. */
 export const API_KEY_PREFIX = 'ttsg_';
@@ -20,9 +20,12 @@ export function mintApiKey(): MintedApiKey {
   return { value, hash: hashApiKey(value), prefix: value.slice(0, DISPLAY_PREFIX_LENGTH) };
 }
 
-/** Hex SHA-256 of the key: a key has enough entropy that a slow hash adds nothing. */
+/**
+ * Hex SHA-256 of the key: a key has enough entropy that a slow hash adds nothing. The one-shot
+ * `hash` makes no Hash object: a third of the cost, paid on every keyed request.
+ */
 export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Cheap shape check before any database lookup. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
 
 /**
@@ -17,5 +17,5 @@ export function resultCacheKey(request: SynthesisRequest): string {
     request.sampleRate ?? null,
     request.instructions ?? null,
   ];
-  return createHash('sha256').update(JSON.stringify(normalized)).digest('base64url');
+  return hash('sha256', JSON.stringify(normalized), 'base64url');
 }
