@@ -153,5 +153,25 @@ export function createLogger(config: LoggingConfig): winston.Logger {
             return `${String(timestamp)} ${level} ${String(message)}${details}`;
           }),
         );
-  return winston.createLogger({ level: config.level, format, transports: [batchedStdout()] });
+  return skipDisabledLevels(winston.createLogger({ level: config.level, format, transports: [batchedStdout()] }));
+}
+
+/**
+ * winston formats every entry (redaction, JSON) and passes it through its streams before the
+ * transport drops one below its level: a `debug` line at `info` cost as much as a written one,
+ * on every request. Each level's method now returns at once while that level is off; the
+ * check is made per call, so a level changed at run time still takes effect.
+ */
+function skipDisabledLevels(logger: winston.Logger): winston.Logger {
+  type LevelMethod = (this: winston.Logger | undefined, ...entry: unknown[]) => winston.Logger;
+  const methods = logger as unknown as Record<string, LevelMethod>;
+  for (const level of Object.keys(logger.levels)) {
+    const write = methods[level];
+    // `this` as winston's own methods take it: a child logger (or none, when called unbound).
+    methods[level] = function (this: winston.Logger | undefined, ...entry: unknown[]) {
+      const target = this ?? logger;
+      return target.isLevelEnabled(level) ? write.apply(target, entry) : target;
+    };
+  }
+  return logger;
 }

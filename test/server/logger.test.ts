@@ -30,6 +30,18 @@ async function captureStdout(run: () => unknown): Promise<string[]> {
   return capture.writes;
 }
 
+/** Everything written to stdout while `run` runs and `waitMs` after (longer than a batch waits). */
+async function captureStdoutFor(waitMs: number, run: () => unknown): Promise<string[]> {
+  const capture = stdoutCapture();
+  try {
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  } finally {
+    capture.stop();
+  }
+  return capture.writes;
+}
+
 describe('server createLogger', () => {
   it('writes one JSON object per line, level, message and time first, lines close together in one write', async () => {
     const logger = createLogger({ level: 'info', format: 'json' });
@@ -70,6 +82,33 @@ describe('server createLogger', () => {
       expect(timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(Date.parse(timestamp)).to.be.within(stamps[index].before, stamps[index].after);
     });
+  });
+
+  it('does no work for a line below the level, and follows a level changed at run time', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    let fieldReads = 0;
+    const entry = {
+      get planned() {
+        fieldReads += 1;
+        return 'chunks=1';
+      },
+    };
+    const quietWrites = await captureStdoutFor(60, () => {
+      expect(logger.debug('synthesis planned', entry)).to.equal(logger);
+    });
+    expect(fieldReads).to.equal(0);
+    expect(quietWrites).to.deep.equal([]);
+
+    logger.level = 'debug';
+    const writes = await captureStdout(() => logger.debug('synthesis planned', entry));
+    expect(fieldReads).to.be.greaterThan(0);
+    expect(JSON.parse(writes.join('').trim())).to.include({ level: 'debug', message: 'synthesis planned', planned: 'chunks=1' });
+  });
+
+  it('keeps a child logger’s fields', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const writes = await captureStdout(() => logger.child({ component: 'cache' }).info('swept'));
+    expect(JSON.parse(writes.join('').trim())).to.include({ message: 'swept', component: 'cache' });
   });
 
   it('redacts credentials and user text at any depth without changing the caller’s objects', async () => {
