@@ -13,7 +13,6 @@ import {
   type AudioSink,
   type LoadedProvider,
   type ModelInfo,
-  type Logger,
   type ProviderAudio,
   type ProviderSynthesisRequest,
   type SynthesisRequest,
@@ -23,9 +22,8 @@ import {
 } from '../../core';
 import { audioEngine, modelDirectory } from '../../server/gateway-adapters';
 import type { SentSynthesis } from './outgoing-requests';
+import { QUIET_LOGGER } from '../support/quiet-logger';
 
-const quiet = (): void => undefined;
-export const QUIET_LOGGER: Logger = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 
 /** The built plugins next to the compiled tests (dist/plugins). */
 const BUILT_IN_PLUGINS = join(__dirname, '..', '..', 'plugins');

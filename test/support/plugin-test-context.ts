@@ -1,4 +1,5 @@
 import type { PluginContext } from '../../core';
+import { QUIET_LOGGER } from './quiet-logger';
 
 /** A warning a plugin logged during a test. */
 export interface LoggedWarning {
@@ -11,7 +12,6 @@ export interface LoggedWarning {
  * onto `warnings` when one is given), the fetch to call and a signal that never aborts.
  */
 export function pluginTestContext(instanceId: string, fetchFunction: typeof fetch, warnings?: LoggedWarning[]): PluginContext {
-  const quiet = (): void => undefined;
-  const warn = warnings ? (message: string, meta?: Record<string, unknown>) => void warnings.push({ message, meta }) : quiet;
-  return { instanceId, logger: { debug: quiet, info: quiet, warn, error: quiet }, fetch: fetchFunction, signal: new AbortController().signal };
+  const logger = warnings ? { ...QUIET_LOGGER, warn: (message: string, meta?: Record<string, unknown>) => void warnings.push({ message, meta }) } : QUIET_LOGGER;
+  return { instanceId, logger, fetch: fetchFunction, signal: new AbortController().signal };
 }

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
 
@@ -40,7 +40,7 @@ function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
     },
   };
   const cache = new ResultCache({ maxBytes: options.maxBytes ?? 1_000_000, ttlMs: 60_000 });
-  return { cached: new CachedSynthesis(synthesizer, cache, storage, quiet, { maxStreamBytes: 1000 }), calls, files, cache };
+  return { cached: new CachedSynthesis(synthesizer, cache, storage, QUIET_LOGGER, { maxStreamBytes: 1000 }), calls, files, cache };
 }
 
 async function text(stream: SynthesisStream): Promise<string> {
@@ -138,7 +138,7 @@ describe('core/cache CachedSynthesis', () => {
       stream: async () => ({ ...facts, progress: { bytes: 0 }, chunks: live }),
     };
     const storage: CacheStorage = { read: async () => undefined, save: async () => Promise.reject(new Error('not called')) };
-    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1000, ttlMs: 60_000 }), storage, quiet, { maxStreamBytes: 1000 });
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 1000 });
     const answer = await cached.stream(request(), { requestId: 'a' });
     await answer.chunks[Symbol.asyncIterator]().return?.(undefined);
     expect(closed).to.equal(true);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, ResultCache, type CacheStorage, type SynthesisRequest, type SynthesisResult, type Synthesizer } from '../../../core';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const request: SynthesisRequest = { model: 'm', voice: 'v', text: 'Hello there.', speed: 1, pitch: 1, volume: 1, format: 'mp3' };
 
 /** A storage that can share: names point at one shared record of bytes, as hard links do. */
@@ -39,7 +39,7 @@ function sharingFixture() {
     },
     stream: async () => expect.fail('not streamed here'),
   };
-  const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, quiet, { maxStreamBytes: 1000 });
+  const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 1000 });
   return { cached, names, log, calls: () => calls };
 }
 

@@ -6,8 +6,8 @@ import { appliedPlan } from '../../support/applied-plan';
 import { eventually } from '../../support/eventually';
 import { ownRedis, sharedRedis } from '../../support/servers/shared-servers';
 import { connected, disconnected, readyClient, recordingLogger } from './redis-test-clients';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const request = (text = 'Hello there.'): SynthesisRequest => ({ model: 'm', voice: 'v', text, speed: 1, pitch: 1, volume: 1, format: 'mp3' });
 const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
 
@@ -60,7 +60,7 @@ describe('core/redis result cache index and single-flight across replicas', () =
     const flight = new RedisSharedFlight({ client: commands, url, keyPrefix: prefix, lockTtlMs: options.lockTtlMs, pollMs: 50 });
     closing.push(() => flight.close());
     const index = new RedisResultIndex(commands, { keyPrefix: prefix, maxBytes: 1_000_000, ttlMs: 60_000 });
-    return { commands, flight, index, cached: new CachedSynthesis(synthesizer, index, storage, quiet, { maxStreamBytes: 1000, sharedFlight: flight }) };
+    return { commands, flight, index, cached: new CachedSynthesis(synthesizer, index, storage, QUIET_LOGGER, { maxStreamBytes: 1000, sharedFlight: flight }) };
   }
 
   it('a result made on A is a hit on B: B copies the stored bytes to a file of its own, no provider called', async () => {

@@ -3,6 +3,7 @@ import { checkedProviderAudio, createPcm, encodeAudio, type ProviderAudio } from
 import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { conformanceAudio } from '../../plugins/openai-compatible/harness';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
 const audioOf = (bytes: Uint8Array, format: ProviderAudio['format'], sampleRate?: number): ProviderAudio => ({ audio: bytes, format, sampleRate, warnings: [] });
 
@@ -102,9 +103,8 @@ describe('core/synthesis checkedProviderAudio: the bytes, not the label', () => 
   }
 
   it('keeps a provider\'s word that it gave its buffer away, and says nothing of buffers it kept', async () => {
-    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
     const wav = await toneWav(22050);
-    expect(checkProviderAudio('espeak', { ...audioOf(wav, 'wav'), transferable: true }, quiet).transferable).to.equal(true);
-    expect(checkProviderAudio('espeak', audioOf(wav, 'wav'), quiet)).to.not.have.property('transferable');
+    expect(checkProviderAudio('espeak', { ...audioOf(wav, 'wav'), transferable: true }, QUIET_LOGGER).transferable).to.equal(true);
+    expect(checkProviderAudio('espeak', audioOf(wav, 'wav'), QUIET_LOGGER)).to.not.have.property('transferable');
   });
 });

@@ -14,7 +14,7 @@ import {
   type SynthesisRequest,
   type TtsProvider,
 } from '../../../core';
-export const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
 /** A WAV-looking answer: the service sniffs provider bytes, so fakes must carry a real signature. */
 export function wavBytes(label: string): Uint8Array {
@@ -106,7 +106,7 @@ export function fixture(options: FixtureOptions = {}) {
     },
   };
   const sink = { save: async () => ({ fileName: 'f', size: 0 }) };
-  const service = new SynthesisService(directory, engine, sink, quiet, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: 5_000 }, options.router);
+  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: 5_000 }, options.router);
   return { service, recorder };
 }
 

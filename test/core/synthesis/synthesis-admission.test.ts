@@ -11,8 +11,8 @@ import {
 import { resolvedModel } from '../../support/resolved-model';
 import { FOUR_CHUNKS, fourChunkRequest as request } from './four-chunk-request';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const RATE = 8000;
 
 interface Reserve {
@@ -63,7 +63,7 @@ function harness(options: { refuse?: boolean; providerFails?: boolean } = {}): A
     { resolve: () => resolvedModel('acme', provider, 'acme-1', capabilities), ensureVoice: async () => undefined },
     engine,
     { save: async (audio, format) => ({ fileName: `file.${format}`, size: audio.byteLength }) },
-    quiet,
+    QUIET_LOGGER,
     { chunkConcurrency: 2, timeoutMs: 10_000 },
   );
   return {

@@ -12,8 +12,8 @@ import {
 import { resolvedModel } from '../../support/resolved-model';
 import { fourChunkRequest as request } from './four-chunk-request';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const RATE = 8000;
 
 /** `seconds` of silent 16-bit pcm at 8 kHz: its length is exact from its size. */
@@ -84,7 +84,7 @@ function limitsHarness(options: HarnessOptions): LimitsHarness {
       return { fileName: `file.${format}`, size: audio.byteLength };
     },
   };
-  const service = new SynthesisService(directory, engine, sink, quiet, {
+  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, {
     chunkConcurrency: options.chunkConcurrency ?? 1,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxAudioSeconds: options.maxAudioSeconds,

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { resolvedModel } from '../../support/resolved-model';
 import { GatewayError, SynthesisService, type AudioEngine, type AudioSink, type ModelDirectory, type ProviderSynthesisRequest, type SynthesisRequest, type TtsProvider } from '../../../core';
+import { QUIET_LOGGER } from '../../support/quiet-logger';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const MP3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
 const WAV = new Uint8Array([...new TextEncoder().encode('RIFF'), 0, 0, 0, 0, ...new TextEncoder().encode('WAVE')]);
 
@@ -49,7 +49,7 @@ function harness(synthesize: (request: ProviderSynthesisRequest) => Promise<{ au
       return { fileName: `file.${format}`, size: audio.byteLength };
     },
   };
-  return { service: new SynthesisService(directory, engine, sink, quiet, { chunkConcurrency: 2, timeoutMs }), calls, engineJobs, saved };
+  return { service: new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: 2, timeoutMs }), calls, engineJobs, saved };
 }
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'acme-model', voice: 'v1', text: 'Hello there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
