@@ -8,6 +8,7 @@ import { requireApiKey } from './middleware/api-key-auth';
 import { corsPolicy } from './middleware/cors-policy';
 import { errorHandler } from './middleware/error-handler';
 import { httpMetrics } from './middleware/http-metrics';
+import { inSequence } from './middleware/in-sequence';
 import { jsonBody } from './middleware/json-body';
 import { notFound } from './middleware/not-found';
 import { refuseOversizedBody } from './middleware/refuse-oversized-body';
@@ -53,11 +54,19 @@ export function createApp(dependencies: AppDependencies): express.Application {
   const audio = createAudioRoutes(audioStore);
   const operations = createOperationsRoutes({ readiness: dependencies.readiness, metrics, metricsToken: config.metrics.token, logger });
 
-  app.use(requestId(), accessLog(logger), httpMetrics(metrics), securityHeaders());
   const cors = corsPolicy(config.server.cors);
-  if (cors) app.use(cors);
-  // After CORS, so that a browser can read the refusal.
-  app.use(refuseOversizedBody(config.server.bodyLimitBytes));
+  // What every request passes through, as one middleware. The oversized-body refusal comes
+  // after CORS, so that a browser can read it.
+  app.use(
+    inSequence([
+      requestId(),
+      accessLog(logger),
+      httpMetrics(metrics),
+      securityHeaders(),
+      ...(cors ? [cors] : []),
+      refuseOversizedBody(config.server.bodyLimitBytes),
+    ]),
+  );
 
   const handlers: Record<ApiRouteId, RouteHandler | readonly RouteHandler[]> = {
     register: auth.register,
