@@ -14,10 +14,13 @@ export function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Pro
 
 /** The first piece (already made), then the rest; errors are explained, early exits stop the work, a close before the first read too. */
 export function rest(first: IteratorResult<Uint8Array>, pieces: AsyncGenerator<Uint8Array>, stop: LinkedAbort, explain: (error: unknown) => unknown): AsyncIterable<Uint8Array> {
-  return closeBeforeStart(restPieces(first, pieces, stop, explain), async () => {
-    stop.abort();
-    await pieces.return(undefined).catch(() => undefined);
-  });
+  return closeBeforeStart(restPieces(first, pieces, stop, explain), () => abandon(pieces, stop));
+}
+
+/** Stops the work behind a stream left before its end: its provider calls, then its pieces. */
+async function abandon(pieces: AsyncGenerator<Uint8Array>, stop: LinkedAbort): Promise<void> {
+  stop.abort();
+  await pieces.return(undefined).catch(() => undefined);
 }
 
 async function* restPieces(
@@ -38,11 +41,7 @@ async function* restPieces(
     finished = true;
     throw explain(error);
   } finally {
-    if (!finished) {
-      stop.abort();
-      await pieces.return(undefined).catch(() => undefined);
-    } else {
-      stop.dispose();
-    }
+    if (finished) stop.dispose();
+    else await abandon(pieces, stop);
   }
 }

@@ -3,6 +3,7 @@ import express from 'express';
 import type { IncomingMessage, Server } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { jsonBody } from '../../server/middleware/json-body';
 import { plainJsonLength } from '../../server/middleware/plain-json-body';
@@ -70,6 +71,22 @@ describe('server/middleware plain JSON bodies', () => {
       expect(plainJsonLength(headersOf({ ...plain, 'content-length': '1e3' }), LIMIT)).to.equal(undefined);
       expect(plainJsonLength(headersOf({ 'content-type': 'application/json' }), LIMIT)).to.equal(undefined);
     });
+  });
+
+  it('reads a plain body itself, never reaching body-parser', async () => {
+    // Express's request helpers, which the body-parser path uses first, fail if called.
+    const refuse = (): never => {
+      throw new Error('the body-parser path was taken');
+    };
+    const request = Object.assign(Readable.from([Buffer.from('{"a":'), Buffer.from('1}')]), {
+      headers: { 'content-type': 'application/json', 'content-length': '7' },
+      get: refuse,
+      is: refuse,
+      body: undefined as unknown,
+    });
+    const passed = await new Promise<unknown[]>((resolve) => jsonBody(LIMIT)(request as never, {} as never, (...args: unknown[]) => resolve(args)));
+    expect(passed).to.deep.equal([]);
+    expect(request.body).to.deep.equal({ a: 1 });
   });
 
   describe('gives the same answer as body-parser', () => {
