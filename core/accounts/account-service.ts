@@ -203,7 +203,7 @@ export class AccountService {
 
   /**
    * Queues a usage row for the next batch; resolves once that batch was written (or failed and
-   * was reported to `onActivityError`). Callers on the request path need not wait for it.
+   * was reported to `onActivityError`); never rejects. Callers on the request path need not wait for it.
    */
   recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
     return this.activity.record({ accountId, keyId, ...usage, createdAt: this.now() });

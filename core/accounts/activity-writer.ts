@@ -1,4 +1,4 @@
-import type { AccountActivity, AccountStore, UsageRecord } from './account-store';
+import type { AccountStore, UsageRecord } from './account-store';
 
 export interface ActivityWriterOptions {
   /** How long records wait to be written together; 0 = at the end of the current event-loop turn. */
@@ -12,9 +12,16 @@ export interface ActivityWriterOptions {
 /** A failing store (a full disk) is retried this often at most, not on every request. */
 const RETRY_DELAY_MS = 1000;
 
-interface PendingUsage {
-  readonly record: UsageRecord;
+/** The promise the rows of one batch share, settled once that batch's write is over. */
+interface BatchWritten {
+  readonly promise: Promise<void>;
   readonly settle: () => void;
+}
+
+function batchWritten(): BatchWritten {
+  let settle!: () => void;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
 
 /**
@@ -24,7 +31,9 @@ interface PendingUsage {
  */
 export class ActivityWriter {
   private touches = new Map<string, number>();
-  private usage: PendingUsage[] = [];
+  private usage: UsageRecord[] = [];
+  /** One promise per batch rather than per row: rows wait up to an interval, and under load a per-row promise and its closure outlived V8's young generation. */
+  private nextBatch: BatchWritten | undefined;
   private scheduled: { cancel(): void } | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -38,13 +47,17 @@ export class ActivityWriter {
     this.schedule();
   }
 
-  /** Queues a usage row; resolves once a write that held it has finished (stored, or failed and reported). */
+  /**
+   * Queues a usage row; resolves (never rejects) once the write of the batch it joined has
+   * finished: stored, or failed and reported (the row is then kept for the next try, unless
+   * `maxPendingUsage` newer rows pushed it out).
+   */
   record(record: UsageRecord): Promise<void> {
-    return new Promise((settle) => {
-      this.usage.push({ record, settle });
-      if (this.usage.length > this.options.maxPendingUsage) this.usage.shift()?.settle();
-      this.schedule();
-    });
+    this.usage.push(record);
+    if (this.usage.length > this.options.maxPendingUsage) this.usage.shift();
+    this.nextBatch ??= batchWritten();
+    this.schedule();
+    return this.nextBatch.promise;
   }
 
   /** The newest use of a key not yet written, so that reads can show it. */
@@ -80,26 +93,26 @@ export class ActivityWriter {
     if (this.touches.size === 0 && this.usage.length === 0) return;
     const touches = this.touches;
     const usage = this.usage;
+    const written = this.nextBatch;
     this.touches = new Map();
     this.usage = [];
-    const activity: AccountActivity = { touches, usage: usage.map((pending) => pending.record) };
+    this.nextBatch = undefined;
     try {
-      await this.store.recordActivity(activity);
+      await this.store.recordActivity({ touches, usage });
     } catch (error) {
       this.options.onError(error);
       this.requeue(touches, usage);
     } finally {
-      for (const pending of usage) pending.settle();
+      written?.settle();
     }
   }
 
   /** Puts a failed batch back, newer touches winning, so the next write tries it again. */
-  private requeue(touches: ReadonlyMap<string, number>, usage: readonly PendingUsage[]): void {
+  private requeue(touches: ReadonlyMap<string, number>, usage: readonly UsageRecord[]): void {
     for (const [keyId, usedAt] of touches) {
       if ((this.touches.get(keyId) ?? 0) < usedAt) this.touches.set(keyId, usedAt);
     }
-    const kept = usage.map(({ record }) => ({ record, settle: () => undefined }));
-    this.usage = [...kept, ...this.usage].slice(-this.options.maxPendingUsage);
+    this.usage = [...usage, ...this.usage].slice(-this.options.maxPendingUsage);
     this.scheduled?.cancel();
     this.scheduled = undefined;
     this.schedule(Math.max(this.options.flushIntervalMs, RETRY_DELAY_MS));

@@ -1,10 +1,17 @@
 import type { AudioFormat } from './audio-format';
 
-/** What a frame reader makes of the bytes at a frame's start. */
-type FrameRead = { readonly length: number } | { readonly need: number } | undefined;
+/**
+ * What a frame reader makes of the bytes at a frame's start, as one number (an object per frame
+ * was the largest allocation of a streamed MP3 answer): the frame's length when positive, minus
+ * the bytes needed to read it when negative, `NOT_A_FRAME` when they are not a frame.
+ */
+type FrameRead = number;
+const NOT_A_FRAME = 0;
 
 /** Reads the length of the frame (MP3, ADTS) or page (Ogg) that starts at `offset`. */
 type FrameReader = (bytes: Uint8Array, offset: number, streamStart: boolean) => FrameRead;
+
+const NO_BYTES = new Uint8Array(0);
 
 const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
@@ -14,41 +21,41 @@ const MP3_RATES: Readonly<Record<number, readonly number[]>> = { 3: [44100, 4800
 const mp3Frame: FrameReader = (bytes, offset, streamStart) => {
   const available = bytes.length - offset;
   if (streamStart && bytes[offset] === 0x49) {
-    if (available < 10) return { need: 10 };
-    if (bytes[offset + 1] !== 0x44 || bytes[offset + 2] !== 0x33) return undefined;
-    return { length: 10 + (((bytes[offset + 6] & 0x7f) << 21) | ((bytes[offset + 7] & 0x7f) << 14) | ((bytes[offset + 8] & 0x7f) << 7) | (bytes[offset + 9] & 0x7f)) };
+    if (available < 10) return -10;
+    if (bytes[offset + 1] !== 0x44 || bytes[offset + 2] !== 0x33) return NOT_A_FRAME;
+    return 10 + (((bytes[offset + 6] & 0x7f) << 21) | ((bytes[offset + 7] & 0x7f) << 14) | ((bytes[offset + 8] & 0x7f) << 7) | (bytes[offset + 9] & 0x7f));
   }
-  if (bytes[offset] !== 0xff) return undefined;
-  if (available < 4) return { need: 4 };
+  if (bytes[offset] !== 0xff) return NOT_A_FRAME;
+  if (available < 4) return -4;
   const version = (bytes[offset + 1] >> 3) & 0b11;
   const layer = (bytes[offset + 1] >> 1) & 0b11;
-  if (bytes[offset] !== 0xff || (bytes[offset + 1] & 0xe0) !== 0xe0 || version === 1 || layer !== 1) return undefined;
+  if (bytes[offset] !== 0xff || (bytes[offset + 1] & 0xe0) !== 0xe0 || version === 1 || layer !== 1) return NOT_A_FRAME;
   const bitrate = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bytes[offset + 2] >> 4];
   const rate = MP3_RATES[version]?.[(bytes[offset + 2] >> 2) & 0b11];
-  if (!bitrate || !rate) return undefined;
+  if (!bitrate || !rate) return NOT_A_FRAME;
   const samplesPerFrame = version === 3 ? 1152 : 576;
-  return { length: Math.floor(((samplesPerFrame / 8) * bitrate * 1000) / rate) + ((bytes[offset + 2] >> 1) & 1) };
+  return Math.floor(((samplesPerFrame / 8) * bitrate * 1000) / rate) + ((bytes[offset + 2] >> 1) & 1);
 };
 
 /** An Ogg page: 27 header bytes, a segment table, then the segments. */
 const oggPage: FrameReader = (bytes, offset) => {
-  if (bytes[offset] !== 0x4f) return undefined;
-  if (bytes.length - offset < 27) return { need: 27 };
-  if ( bytes[offset + 1] !== 0x67 || bytes[offset + 2] !== 0x67 || bytes[offset + 3] !== 0x53) return undefined;
+  if (bytes[offset] !== 0x4f) return NOT_A_FRAME;
+  if (bytes.length - offset < 27) return -27;
+  if ( bytes[offset + 1] !== 0x67 || bytes[offset + 2] !== 0x67 || bytes[offset + 3] !== 0x53) return NOT_A_FRAME;
   const segments = bytes[offset + 26];
-  if (bytes.length - offset < 27 + segments) return { need: 27 + segments };
+  if (bytes.length - offset < 27 + segments) return -(27 + segments);
   let body = 0;
   for (let index = 0; index < segments; index += 1) body += bytes[offset + 27 + index];
-  return { length: 27 + segments + body };
+  return 27 + segments + body;
 };
 
 /** An ADTS (AAC) frame: its 13-bit length is in its header. */
 const adtsFrame: FrameReader = (bytes, offset) => {
-  if (bytes[offset] !== 0xff) return undefined;
-  if (bytes.length - offset < 7) return { need: 7 };
-  if ( (bytes[offset + 1] & 0xf6) !== 0xf0) return undefined;
+  if (bytes[offset] !== 0xff) return NOT_A_FRAME;
+  if (bytes.length - offset < 7) return -7;
+  if ( (bytes[offset + 1] & 0xf6) !== 0xf0) return NOT_A_FRAME;
   const length = ((bytes[offset + 3] & 0x03) << 11) | (bytes[offset + 4] << 3) | (bytes[offset + 5] >> 5);
-  return length >= 7 ? { length } : undefined;
+  return length >= 7 ? length : NOT_A_FRAME;
 };
 
 const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus: oggPage, aac: adtsFrame };
@@ -61,7 +68,7 @@ const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus
 export class FrameWalker {
   private readonly reader: FrameReader;
   /** Bytes at the start of the next frame, too few yet to read its length. */
-  private carry = new Uint8Array(0);
+  private carry = NO_BYTES;
   /** Bytes of the current frame still to come. */
   private remaining = 0;
   private started = false;
@@ -83,27 +90,31 @@ export class FrameWalker {
       this.remaining -= chunk.length;
       return;
     }
-    const tail = chunk.subarray(this.remaining);
+    // Walked in place from the current frame's end; only a header split across chunks is copied.
+    let bytes = chunk;
+    let offset = this.remaining;
     this.remaining = 0;
-    const bytes = this.carry.length === 0 ? tail : Buffer.concat([this.carry, tail]);
-    this.carry = new Uint8Array(0);
-    let offset = 0;
+    if (this.carry.length > 0) {
+      bytes = Buffer.concat([this.carry, chunk.subarray(offset)]);
+      offset = 0;
+      this.carry = NO_BYTES;
+    }
     while (offset < bytes.length) {
       const read = this.reader(bytes, offset, !this.started);
-      if (read === undefined) {
+      if (read === NOT_A_FRAME) {
         this.lost = true;
         return;
       }
-      if ('need' in read) {
+      if (read < 0) {
         this.carry = bytes.slice(offset);
         return;
       }
       this.started = true;
-      if (offset + read.length > bytes.length) {
-        this.remaining = offset + read.length - bytes.length;
+      if (offset + read > bytes.length) {
+        this.remaining = offset + read - bytes.length;
         return;
       }
-      offset += read.length;
+      offset += read;
     }
   }
 
@@ -132,8 +143,8 @@ export function startsWithFrameChain(bytes: Uint8Array, format: 'mp3' | 'aac', f
   let offset = 0;
   for (let count = 0; count < frames && offset < bytes.length; count += 1) {
     const read = reader(bytes, offset, false);
-    if (read === undefined || 'need' in read || offset + read.length > bytes.length) return false;
-    offset += read.length;
+    if (read <= 0 || offset + read > bytes.length) return false;
+    offset += read;
   }
   return offset > 0;
 }

@@ -56,7 +56,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
       const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger);
       if (completed) {
         const { bytes, durationSeconds } = synthesis.progress;
-        await usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
+        usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' });
       }
     } finally {
       disconnect.dispose();

@@ -48,7 +48,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       }
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
       // Written later in a batch, off the request path: the answer does not wait for it.
-      void usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' }, requestId);
+      usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' });
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {
         request_id: requestId,
@@ -74,7 +74,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
         );
         addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
         if (await sendAudioStream(response, synthesis, logger)) {
-          await usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' }, requestId);
+          usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' });
         }
       } finally {
         disconnect.dispose();

@@ -73,6 +73,15 @@ describe('core/accounts ActivityWriter', () => {
     expect(store.batches[0].usage.map((row) => row.characters)).to.deep.equal([2, 3, 4]);
   });
 
+  it('gives the rows of one batch one promise: a row waiting for its batch holds nothing of its caller', async () => {
+    const first = writer.record(usage(1));
+    expect(writer.record(usage(2))).to.equal(first);
+    await first;
+    expect(writer.record(usage(3))).not.to.equal(first);
+    await writer.flush();
+    expect(store.batches.map((batch) => batch.usage.map((row) => row.characters))).to.deep.equal([[1, 2], [3]]);
+  });
+
   it('writes nothing when nothing happened', async () => {
     await writer.flush();
     await nextTurn();
