@@ -1,8 +1,10 @@
 import type { AudioFormat } from './audio-format';
 
-function ascii(bytes: Uint8Array, offset: number, length: number): string {
-  if (bytes.length < offset + length) return '';
-  return String.fromCharCode(...bytes.subarray(offset, offset + length));
+/** Whether the bytes at `offset` spell `text` (ASCII), compared in place: this runs on every answer. */
+function spells(bytes: Uint8Array, offset: number, text: string): boolean {
+  if (bytes.length < offset + text.length) return false;
+  for (let index = 0; index < text.length; index += 1) if (bytes[offset + index] !== text.charCodeAt(index)) return false;
+  return true;
 }
 
 /** An MPEG audio frame header: 11 sync bits, a valid version, layer III, valid bitrate and rate. */
@@ -37,7 +39,7 @@ function isAdtsHeader(bytes: Uint8Array, offset: number): boolean {
 
 /** Length of an ID3v2 tag at the start, so the first frame after it can be checked. */
 function id3Length(bytes: Uint8Array): number {
-  if (ascii(bytes, 0, 3) !== 'ID3' || bytes.length < 10) return 0;
+  if (!spells(bytes, 0, 'ID3') || bytes.length < 10) return 0;
   const size = ((bytes[6] & 0x7f) << 21) | ((bytes[7] & 0x7f) << 14) | ((bytes[8] & 0x7f) << 7) | (bytes[9] & 0x7f);
   const footer = bytes[5] & 0x10 ? 10 : 0;
   return 10 + size + footer;
@@ -48,12 +50,12 @@ function id3Length(bytes: Uint8Array): number {
  * Raw `pcm` has no signature, so it is never returned.
  */
 export function sniffAudioFormat(bytes: Uint8Array): AudioFormat | undefined {
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WAVE') return 'wav';
-  if (ascii(bytes, 0, 4) === 'fLaC') return 'flac';
+  if (spells(bytes, 0, 'RIFF') && spells(bytes, 8, 'WAVE')) return 'wav';
+  if (spells(bytes, 0, 'fLaC')) return 'flac';
   // The first Ogg page carries the codec's identification header right after the 27+N byte page header.
-  if (ascii(bytes, 0, 4) === 'OggS' && bytes.length >= 27) {
+  if (spells(bytes, 0, 'OggS') && bytes.length >= 27) {
     const bodyStart = 27 + bytes[26];
-    if (ascii(bytes, bodyStart, 8) === 'OpusHead') return 'opus';
+    if (spells(bytes, bodyStart, 'OpusHead')) return 'opus';
     return undefined;
   }
   const tagEnd = id3Length(bytes);
