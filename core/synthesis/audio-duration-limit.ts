@@ -1,6 +1,7 @@
 import { gatewayError, type GatewayError } from '../errors';
 import { audioDurationSeconds } from './audio-duration';
 import type { AudioChunk } from './ports';
+import { letterCount } from './letter-count';
 
 /**
  * Letters and digits per second of the fastest speech any provider makes at speed 1.0 (fast
@@ -8,7 +9,6 @@ import type { AudioChunk } from './ports';
  * bound below is a true lower bound with a wide margin.
  */
 const FASTEST_LETTERS_PER_SECOND = 40;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
 
 /**
  * `synthesis.maxAudioDuration`: no synthesis makes more audio than this. A text whose fastest
@@ -20,7 +20,7 @@ export class AudioDurationLimit {
 
   /** Refuses a text that cannot be read within the limit even at the fastest speech. */
   checkText(text: string, speed: number): void {
-    const letters = text.match(LETTER_OR_DIGIT)?.length ?? 0;
+    const letters = letterCount(text);
     const fastestSeconds = letters / (FASTEST_LETTERS_PER_SECOND * speed);
     if (fastestSeconds > this.maxSeconds) throw this.exceeded(`even read at the fastest, this text makes at least ${Math.floor(fastestSeconds)} s of audio`);
   }
