@@ -45,6 +45,8 @@ import { observeStream, observeSynthesis } from './observe-synthesis';
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
 /** Keys' `lastUsedAt` and usage rows are written together once a second, off the request path. */
 const ACTIVITY_FLUSH_MS = 1000;
+/** A key in steady use has its `lastUsedAt` written once a minute, not with every batch (reads still show the newest use). */
+const LAST_USE_RESOLUTION_MS = 60_000;
 /** How often expired API keys are deleted. */
 const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** How often the audio queue depth is sampled for the metrics. */
@@ -317,6 +319,7 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
           keyCacheTtlMs: shared.keyCacheTtlMs,
           revocations: shared.revocations,
           activityFlushMs: ACTIVITY_FLUSH_MS,
+          lastUseResolutionMs: LAST_USE_RESOLUTION_MS,
           onActivityError: (error) => logger.warn('key use and usage rows not written yet; retrying', { error: error instanceof Error ? error.message : String(error) }),
         }),
     ),

@@ -43,6 +43,8 @@ export interface AccountServiceOptions {
    * are written at the end of the event-loop turn that produced them.
    */
   readonly activityFlushMs?: number;
+  /** A key's `lastUsedAt` is written at most once in this long; reads still show its newest use (default 0: with every batch). */
+  readonly lastUseResolutionMs?: number;
   /** Told when batched activity could not be written (it is retried; requests never fail for it). */
   readonly onActivityError?: (error: unknown) => void;
 }
@@ -73,6 +75,7 @@ export class AccountService {
     });
     this.activity = new ActivityWriter(store, {
       flushIntervalMs: options.activityFlushMs ?? 0,
+      lastUseResolutionMs: options.lastUseResolutionMs ?? 0,
       maxPendingUsage: MAX_PENDING_USAGE,
       onError: options.onActivityError ?? (() => undefined),
     });

@@ -7,6 +7,11 @@ export interface ActivityWriterOptions {
   readonly maxPendingUsage: number;
   /** Told about a failed write; the records are kept and tried again after `RETRY_DELAY_MS`. */
   readonly onError: (error: unknown) => void;
+  /**
+   * A key's `lastUsedAt` is written at most once in this long (0: with every batch). Reads still
+   * see each key's newest use (`pendingLastUse`); a crash loses at most this much of it.
+   */
+  readonly lastUseResolutionMs?: number;
 }
 
 /** A failing store (a full disk) is retried this often at most, not on every request. */
@@ -31,10 +36,13 @@ function batchWritten(): BatchWritten {
  */
 export class ActivityWriter {
   private touches = new Map<string, number>();
+  /** The use last written for each key written within the resolution (older ones are due anyway). */
+  private lastWritten = new Map<string, number>();
   private usage: UsageRecord[] = [];
   /** One promise per batch rather than per row: rows wait up to an interval, and under load a per-row promise and its closure outlived V8's young generation. */
   private nextBatch: BatchWritten | undefined;
-  private scheduled: { cancel(): void } | undefined;
+  /** The next write, and when it runs. */
+  private scheduled: { cancel(): void; readonly at: number } | undefined;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -44,7 +52,9 @@ export class ActivityWriter {
 
   touch(keyId: string, usedAt: number): void {
     if ((this.touches.get(keyId) ?? 0) < usedAt) this.touches.set(keyId, usedAt);
-    this.schedule();
+    // A key in steady use would otherwise cost a disk write every interval (a keyed read wrote 1 to 4 KB a second).
+    if (this.isDue(keyId, usedAt)) this.schedule();
+    else this.schedule(this.resolutionMs(), true);
   }
 
   /**
@@ -65,46 +75,97 @@ export class ActivityWriter {
     return this.touches.get(keyId);
   }
 
-  /** Writes everything queued now (after any write under way). */
+  /** Writes everything queued now (after any write under way), key uses not yet due included. */
   flush(): Promise<void> {
+    return this.startWrite(true);
+  }
+
+  private startWrite(everyUse: boolean): Promise<void> {
     this.scheduled?.cancel();
     this.scheduled = undefined;
-    this.writing = this.writing.then(() => this.write());
+    this.writing = this.writing.then(() => this.write(everyUse));
     return this.writing;
   }
 
-  private schedule(delayMs = this.options.flushIntervalMs): void {
-    if (this.scheduled) return;
+  private resolutionMs(): number {
+    return this.options.lastUseResolutionMs ?? 0;
+  }
+
+  private isDue(keyId: string, usedAt: number): boolean {
+    const written = this.lastWritten.get(keyId);
+    return written === undefined || usedAt - written >= this.resolutionMs();
+  }
+
+  /** The key uses to write now; those not due stay queued. */
+  private takeTouches(everyUse: boolean): Map<string, number> {
+    if (everyUse || this.resolutionMs() === 0) {
+      const all = this.touches;
+      this.touches = new Map();
+      return all;
+    }
+    const due = new Map<string, number>();
+    for (const [keyId, usedAt] of this.touches) {
+      if (!this.isDue(keyId, usedAt)) continue;
+      due.set(keyId, usedAt);
+      this.touches.delete(keyId);
+    }
+    return due;
+  }
+
+  /** Remembers what was written; forgets keys whose last write is past the resolution (their next use is due anyway). */
+  private noteWritten(touches: ReadonlyMap<string, number>): void {
+    const resolutionMs = this.resolutionMs();
+    if (resolutionMs === 0) return;
+    let newest = 0;
+    for (const [keyId, usedAt] of touches) {
+      this.lastWritten.set(keyId, usedAt);
+      newest = Math.max(newest, usedAt);
+    }
+    for (const [keyId, writtenAt] of this.lastWritten) if (newest - writtenAt >= resolutionMs) this.lastWritten.delete(keyId);
+  }
+
+  /**
+   * `everyUse`: the write also takes key uses not yet due (a timer one resolution away: by then
+   * they are). A sooner write replaces a later one (a usage row never waits for a key's
+   * resolution); the uses it leaves are then scheduled again after it.
+   */
+  private schedule(delayMs = this.options.flushIntervalMs, everyUse = false): void {
+    const at = Date.now() + delayMs;
+    if (this.scheduled && this.scheduled.at <= at) return;
+    this.scheduled?.cancel();
     const run = () => {
       this.scheduled = undefined;
-      void this.flush();
+      void this.startWrite(everyUse);
     };
     if (delayMs > 0) {
       const timer = setTimeout(run, delayMs);
       timer.unref();
-      this.scheduled = { cancel: () => clearTimeout(timer) };
+      this.scheduled = { cancel: () => clearTimeout(timer), at };
     } else {
       const immediate = setImmediate(run);
-      this.scheduled = { cancel: () => clearImmediate(immediate) };
+      this.scheduled = { cancel: () => clearImmediate(immediate), at };
     }
   }
 
-  private async write(): Promise<void> {
-    if (this.touches.size === 0 && this.usage.length === 0) return;
-    const touches = this.touches;
+  private async write(everyUse: boolean): Promise<void> {
+    const touches = this.takeTouches(everyUse);
     const usage = this.usage;
     const written = this.nextBatch;
-    this.touches = new Map();
     this.usage = [];
     this.nextBatch = undefined;
     try {
-      await this.store.recordActivity({ touches, usage });
+      if (touches.size > 0 || usage.length > 0) {
+        await this.store.recordActivity({ touches, usage });
+        this.noteWritten(touches);
+      }
     } catch (error) {
       this.options.onError(error);
       this.requeue(touches, usage);
     } finally {
       written?.settle();
     }
+    // Uses not due yet are written one resolution later, unless a flush comes first.
+    if (this.touches.size > 0) this.schedule(this.resolutionMs(), true);
   }
 
   /** Puts a failed batch back, newer touches winning, so the next write tries it again. */

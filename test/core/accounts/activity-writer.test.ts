@@ -82,6 +82,54 @@ describe('core/accounts ActivityWriter', () => {
     expect(store.batches.map((batch) => batch.usage.map((row) => row.characters))).to.deep.equal([[1, 2], [3]]);
   });
 
+  describe('with a last-use resolution', () => {
+    const RESOLUTION_MS = 60;
+    beforeEach(() => {
+      writer = new ActivityWriter(store, { flushIntervalMs: 0, maxPendingUsage: 3, onError: (error) => errors.push(error), lastUseResolutionMs: RESOLUTION_MS });
+    });
+    const touchesWritten = () => store.batches.flatMap((batch) => [...batch.touches]);
+
+    it('writes a key in steady use once per resolution, while reads see its newest use', async () => {
+      writer.touch('key-1', 1000);
+      await nextTurn();
+      await nextTurn();
+      expect(touchesWritten()).to.deep.equal([['key-1', 1000]]);
+      writer.touch('key-1', 1010);
+      writer.touch('key-1', 1020);
+      await nextTurn();
+      await nextTurn();
+      expect(touchesWritten(), 'not due: kept in memory').to.have.length(1);
+      expect(writer.pendingLastUse('key-1')).to.equal(1020);
+      // A use one resolution after the last write is due at once.
+      writer.touch('key-1', 1000 + RESOLUTION_MS);
+      await nextTurn();
+      await nextTurn();
+      expect(touchesWritten()).to.deep.equal([['key-1', 1000], ['key-1', 1000 + RESOLUTION_MS]]);
+    });
+
+    it('writes a use not yet due one resolution later, and at once on flush', async () => {
+      writer.touch('key-1', 1000);
+      await writer.flush();
+      writer.touch('key-1', 1005);
+      await new Promise((resolve) => setTimeout(resolve, RESOLUTION_MS * 3));
+      expect(touchesWritten()).to.deep.equal([['key-1', 1000], ['key-1', 1005]]);
+      writer.touch('key-1', 1010);
+      await writer.flush();
+      expect(touchesWritten().at(-1)).to.deep.equal(['key-1', 1010]);
+      expect(writer.pendingLastUse('key-1')).to.equal(undefined);
+    });
+
+    it('never holds a usage row back for a key use that is not due', async () => {
+      writer.touch('key-1', 1000);
+      await writer.flush();
+      writer.touch('key-1', 1001); // schedules a write one resolution away
+      await writer.record(usage(7)); // written with the next turn's batch all the same
+      expect(store.batches.at(-1)?.usage.map((row) => row.characters)).to.deep.equal([7]);
+      expect([...(store.batches.at(-1)?.touches ?? [])]).to.deep.equal([]);
+      expect(writer.pendingLastUse('key-1')).to.equal(1001);
+    });
+  });
+
   it('writes nothing when nothing happened', async () => {
     await writer.flush();
     await nextTurn();
