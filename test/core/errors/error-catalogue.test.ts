@@ -87,6 +87,16 @@ describe('core/errors: one catalogue', () => {
     expect(isGatewayError(undefined)).to.equal(false);
   });
 
+  it('captures no stack for a refusal (4xx) but keeps one for a server fault, and leaves the stack limit as it was', () => {
+    const limit = Error.stackTraceLimit;
+    const refusal = gatewayError('TTS_ERR_NOT_FOUND', { what: 'route for GET /x' });
+    const fault = gatewayError('TTS_ERR_TIMEOUT', { subject: 'The synthesis', limit: '1 ms' });
+    expect(refusal.stack).to.equal('GatewayError: No such route for GET /x');
+    expect(fault.stack?.split('\n').length).to.be.greaterThan(1);
+    expect(fault.stack).to.include('error-catalogue.test');
+    expect(Error.stackTraceLimit).to.equal(limit);
+  });
+
   it('has plugins and the upstream helpers raise coded errors only through the templates', () => {
     const files = ['plugins', join('core', 'http')].flatMap((folder) => sourceFiles(join(projectRoot, folder)));
     const freeText = files.filter((file) => readFileSync(file, 'utf8').includes('new GatewayError('));
