@@ -1,4 +1,3 @@
-import type { Logger } from 'winston';
 import { isGatewayError, type AccountService, type UsageInput } from '../core';
 
 /**
@@ -11,21 +10,19 @@ export function countsAsUsageError(error: unknown): boolean {
 
 /**
  * Records what a synthesis route served or failed; losing a usage row never fails a request.
- * `served` only queues the row: the batch is written up to a second later, and a route that
+ * Both only queue the row: the batch is written up to a second later, and a route that
  * waited for it would keep its whole request (streams, signals, closures) alive that long, so
  * that under load a quarter of what requests allocate outlived the young generation.
  */
-export function usageRecorder(accounts: AccountService, logger: Logger) {
-  const notRecorded = (requestId: string) => (error: unknown) => {
-    logger.warn('usage not recorded', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
-  };
+export function usageRecorder(accounts: AccountService) {
+  // Nothing to catch: a batch's failed write goes to the account service's onActivityError, and its rows are kept for the next try.
   return {
     served(accountId: string, keyId: string, usage: UsageInput): void {
-      // Nothing to catch: the batch's failures go to the account service's onActivityError, and the row is kept for the next try.
       void accounts.recordUsage(accountId, keyId, usage);
     },
-    async failed(accountId: string, model: string, error: unknown, requestId: string): Promise<void> {
-      if (countsAsUsageError(error)) await accounts.recordFailedUsage(accountId, model).catch(notRecorded(requestId));
+    /** Queues the failure as `served` queues its row: the error answer does not wait for a write. */
+    failed(accountId: string, model: string, error: unknown): void {
+      if (countsAsUsageError(error)) void accounts.recordFailedUsage(accountId, model);
     },
   };
 }

@@ -217,9 +217,13 @@ export class AccountService {
     return this.activity.flush();
   }
 
-  /** Counts a failed synthesis (a request and an error) in the account's daily usage. */
-  async recordFailedUsage(accountId: string, model: string): Promise<void> {
-    await this.store.recordFailedUsage({ accountId, model, createdAt: this.now() });
+  /**
+   * Queues a failed synthesis (a request and an error in the account's daily usage) for the next
+   * batch, as `recordUsage` does: during a provider outage every failing request would otherwise
+   * wait for a write of its own before its error answer.
+   */
+  recordFailedUsage(accountId: string, model: string): Promise<void> {
+    return this.activity.recordFailure({ accountId, model, createdAt: this.now() });
   }
 
   /** The account's usage over a range of UTC days (default: the last 30), batched rows included. */

@@ -73,10 +73,11 @@ export interface AccountLimitsUpdate {
   readonly charactersPerDay?: number | null;
 }
 
-/** What requests left behind, written together: each key's newest use (key id -> Unix ms) and usage rows. */
+/** What requests left behind, written together: each key's newest use (key id -> Unix ms), usage rows and failed syntheses. */
 export interface AccountActivity {
   readonly touches: ReadonlyMap<string, number>;
   readonly usage: readonly UsageRecord[];
+  readonly failures: readonly FailedUsageRecord[];
 }
 
 /** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
@@ -106,8 +107,9 @@ export interface AccountStore {
   recordUsage(usage: UsageRecord): Promise<void>;
   recordFailedUsage(failure: FailedUsageRecord): Promise<void>;
   /**
-   * Writes a batch at once, in one transaction: each key's newest use (a use never moves back)
-   * and usage rows, each added to the daily usage as `recordUsage` does.
+   * Writes a batch at once, in one transaction: each key's newest use (a use never moves back),
+   * usage rows, each added to the daily usage as `recordUsage` does, and failures, each counted
+   * as `recordFailedUsage` does.
    */
   recordActivity(activity: AccountActivity): Promise<void>;
   /**

@@ -1,9 +1,9 @@
-import type { AccountStore, UsageRecord } from './account-store';
+import type { AccountStore, FailedUsageRecord, UsageRecord } from './account-store';
 
 export interface ActivityWriterOptions {
   /** How long records wait to be written together; 0 = at the end of the current event-loop turn. */
   readonly flushIntervalMs: number;
-  /** Usage rows kept while the store fails; the oldest are dropped beyond it. */
+  /** Usage rows kept while the store fails, and as many failures; the oldest are dropped beyond it. */
   readonly maxPendingUsage: number;
   /** Told about a failed write; the records are kept and tried again after `RETRY_DELAY_MS`. */
   readonly onError: (error: unknown) => void;
@@ -30,7 +30,7 @@ function batchWritten(): BatchWritten {
 }
 
 /**
- * Writes what requests leave behind (a key's `lastUsedAt`, usage rows) in batches, off the
+ * Writes what requests leave behind (a key's `lastUsedAt`, usage rows, failures) in batches, off the
  * request path: one transaction per interval instead of one write per request. Best effort: a
  * failing store (a full disk) never fails a request; the batch is kept and retried.
  */
@@ -39,6 +39,7 @@ export class ActivityWriter {
   /** The use last written for each key written within the resolution (older ones are due anyway). */
   private lastWritten = new Map<string, number>();
   private usage: UsageRecord[] = [];
+  private failures: FailedUsageRecord[] = [];
   /** One promise per batch rather than per row: rows wait up to an interval, and under load a per-row promise and its closure outlived V8's young generation. */
   private nextBatch: BatchWritten | undefined;
   /** The next write, and when it runs. */
@@ -63,11 +64,12 @@ export class ActivityWriter {
    * `maxPendingUsage` newer rows pushed it out).
    */
   record(record: UsageRecord): Promise<void> {
-    this.usage.push(record);
-    if (this.usage.length > this.options.maxPendingUsage) this.usage.shift();
-    this.nextBatch ??= batchWritten();
-    this.schedule();
-    return this.nextBatch.promise;
+    return this.queue(this.usage, record);
+  }
+
+  /** Queues a failed synthesis, as `record` queues a usage row. */
+  recordFailure(failure: FailedUsageRecord): Promise<void> {
+    return this.queue(this.failures, failure);
   }
 
   /** The newest use of a key not yet written, so that reads can show it. */
@@ -78,6 +80,14 @@ export class ActivityWriter {
   /** Writes everything queued now (after any write under way), key uses not yet due included. */
   flush(): Promise<void> {
     return this.startWrite(true);
+  }
+
+  private queue<Entry>(entries: Entry[], entry: Entry): Promise<void> {
+    entries.push(entry);
+    if (entries.length > this.options.maxPendingUsage) entries.shift();
+    this.nextBatch ??= batchWritten();
+    this.schedule();
+    return this.nextBatch.promise;
   }
 
   private startWrite(everyUse: boolean): Promise<void> {
@@ -149,18 +159,19 @@ export class ActivityWriter {
 
   private async write(everyUse: boolean): Promise<void> {
     const touches = this.takeTouches(everyUse);
-    const usage = this.usage;
+    const { usage, failures } = this;
     const written = this.nextBatch;
     this.usage = [];
+    this.failures = [];
     this.nextBatch = undefined;
     try {
-      if (touches.size > 0 || usage.length > 0) {
-        await this.store.recordActivity({ touches, usage });
+      if (touches.size > 0 || usage.length > 0 || failures.length > 0) {
+        await this.store.recordActivity({ touches, usage, failures });
         this.noteWritten(touches);
       }
     } catch (error) {
       this.options.onError(error);
-      this.requeue(touches, usage);
+      this.requeue(touches, usage, failures);
     } finally {
       written?.settle();
     }
@@ -169,11 +180,12 @@ export class ActivityWriter {
   }
 
   /** Puts a failed batch back, newer touches winning, so the next write tries it again. */
-  private requeue(touches: ReadonlyMap<string, number>, usage: readonly UsageRecord[]): void {
+  private requeue(touches: ReadonlyMap<string, number>, usage: readonly UsageRecord[], failures: readonly FailedUsageRecord[]): void {
     for (const [keyId, usedAt] of touches) {
       if ((this.touches.get(keyId) ?? 0) < usedAt) this.touches.set(keyId, usedAt);
     }
     this.usage = [...usage, ...this.usage].slice(-this.options.maxPendingUsage);
+    this.failures = [...failures, ...this.failures].slice(-this.options.maxPendingUsage);
     this.scheduled?.cancel();
     this.scheduled = undefined;
     this.schedule(Math.max(this.options.flushIntervalMs, RETRY_DELAY_MS));

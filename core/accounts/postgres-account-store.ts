@@ -197,6 +197,7 @@ export class PostgresAccountStore implements AccountStore {
         await query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [usedAt, keyId]);
       }
       for (const usage of activity.usage) await insertUsage(query, usage);
+      for (const failure of activity.failures) await addDailyFailure(query, failure);
     });
   }
 

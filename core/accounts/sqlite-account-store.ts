@@ -94,6 +94,7 @@ export class SqliteAccountStore implements AccountStore {
     this.writeActivity = this.database.transaction((activity: AccountActivity) => {
       for (const [keyId, usedAt] of activity.touches) touchKey.run(usedAt, keyId, usedAt);
       for (const usage of activity.usage) this.insertUsage(usage);
+      for (const failure of activity.failures) this.dailyUsage.addFailure(failure);
     });
   }
 

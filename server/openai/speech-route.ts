@@ -23,7 +23,7 @@ export interface SpeechRouteOptions {
 /** Handler of POST /v1/audio/speech: the audio (or its SSE events) as it is made. */
 export function createSpeechRoute(options: SpeechRouteOptions) {
   const { accounts, stream, logger } = options;
-  const usage = usageRecorder(accounts, logger);
+  const usage = usageRecorder(accounts);
   return async function speech(request: Request, response: Response): Promise<void> {
     const body = request.body as SpeechBody;
     const characters = checkSynthesisText(body.input, 'input');
@@ -47,8 +47,8 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
           ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
         },
         { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) },
-      ).catch(async (error: unknown) => {
-        await usage.failed(account.id, body.model, error, requestId);
+      ).catch((error: unknown) => {
+        usage.failed(account.id, body.model, error);
         throw error;
       });
       addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });

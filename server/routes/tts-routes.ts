@@ -24,7 +24,7 @@ export interface TtsRoutesOptions {
 export function createTtsRoutes(options: TtsRoutesOptions) {
   const { accounts, synthesize, stream, logger } = options;
   const fixedBase = options.publicBaseUrl?.replace(/\/+$/, '');
-  const usage = usageRecorder(accounts, logger);
+  const usage = usageRecorder(accounts);
 
   return {
     async synthesize(request: Request, response: Response): Promise<void> {
@@ -41,7 +41,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       try {
         outcome = await synthesize({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) });
       } catch (error) {
-        await usage.failed(account.id, model, error, requestId);
+        usage.failed(account.id, model, error);
         throw error;
       } finally {
         disconnect.dispose();
@@ -67,8 +67,8 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const disconnect = abortOnDisconnect(response);
       try {
         const synthesis = await stream({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) }).catch(
-          async (error: unknown) => {
-            await usage.failed(account.id, model, error, requestId);
+          (error: unknown) => {
+            usage.failed(account.id, model, error);
             throw error;
           },
         );

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import express, { type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import request from 'supertest';
 import winston from 'winston';
-import type { AccountService, SynthesisStream } from '../../core';
+import { GatewayError, type AccountService, type SynthesisStream } from '../../core';
 import type { StreamFunction } from '../../server/app-dependencies';
 import { createSpeechRoute } from '../../server/openai/speech-route';
 import { setPrincipal, setRequestId } from '../../server/request-context';
@@ -13,7 +13,7 @@ import { appliedPlan } from '../support/applied-plan';
  * batch kept the whole request (streams, signals, closures) alive that long, which under load
  * pushed a quarter of each request's allocations out of V8's young generation.
  */
-describe('server: a synthesis route does not wait for its usage row to be written', () => {
+describe('server: a synthesis route does not wait for its usage row or failure to be written', () => {
   const audio: StreamFunction = async (synthesisRequest) => {
     async function* chunks() {
       yield Buffer.from('audio');
@@ -42,5 +42,26 @@ describe('server: a synthesis route does not wait for its usage row to be writte
     for (let turn = 0; turn < 20 && !handlerDone; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect(queued).to.have.length(1);
     expect(handlerDone, 'the handler still waits for the usage batch').to.equal(true);
+  });
+
+  it('answers a failed synthesis while its failure is still queued', async () => {
+    const queued: unknown[] = [];
+    const accounts = { recordFailedUsage: (...row: unknown[]) => (queued.push(row), new Promise<void>(() => undefined)) } as unknown as AccountService;
+    const failing: StreamFunction = async () => {
+      throw new GatewayError('TTS_ERR_UPSTREAM', 'provider failed');
+    };
+    const route = createSpeechRoute({ accounts, stream: failing, logger: winston.createLogger({ silent: true }) });
+    const app = express();
+    app.use(express.json());
+    app.post('/v1/audio/speech', (req: Request, res: Response, next) => {
+      setRequestId(res, 'request-2');
+      setPrincipal(res, { account: { id: 'account-1', email: 'a@example.com' }, keyId: 'key-1' });
+      route(req, res).catch(next);
+    });
+    app.use(((error, _req, res, _next) => res.status((error as GatewayError).status).end()) as ErrorRequestHandler);
+
+    const answer = await request(app).post('/v1/audio/speech').send({ model: 'tts-1', input: 'Hello', voice: 'alloy', response_format: 'mp3' });
+    expect(answer.status).to.equal(502);
+    expect(queued).to.deep.equal([['account-1', 'tts-1']]);
   });
 });

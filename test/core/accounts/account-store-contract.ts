@@ -167,6 +167,25 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       expect(await store.listDailyUsage(randomUUID(), '2025-06-14', '2025-06-15')).to.deep.equal([]);
     });
 
+    it('writes a batch of activity in one go: key uses, usage rows and failures', async () => {
+      const account = accountRecord('batch@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      const at = Date.UTC(2025, 5, 14, 12, 0);
+      await store.recordActivity({
+        touches: new Map([[key.id, at]]),
+        usage: [{ accountId: account.id, keyId: key.id, model: 'tts-1', characters: 7, bytes: 70, createdAt: at, audioSeconds: 0.5 }],
+        failures: [
+          { accountId: account.id, model: 'tts-1', createdAt: at },
+          { accountId: account.id, model: 'tts-1', createdAt: at + 1 },
+        ],
+      });
+      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).to.equal(at);
+      expect(await store.listDailyUsage(account.id, '2025-06-14', '2025-06-14')).to.deep.equal([
+        { day: '2025-06-14', model: 'tts-1', requests: 3, characters: 7, audioSeconds: 0.5, cacheHits: 0, errors: 2 },
+      ]);
+    });
+
     it('sets, keeps and clears an account’s own limits', async () => {
       const account = accountRecord('limits@example.com');
       await store.createAccountWithKey(account, keyRecord(account.id));

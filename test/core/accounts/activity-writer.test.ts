@@ -5,15 +5,15 @@ import { ActivityWriter } from '../../../core/accounts/activity-writer';
 /** A store that records each batch and fails the writes it is told to fail. */
 class RecordingStore extends SqliteAccountStore {
   readonly batches: AccountActivity[] = [];
-  failures = 0;
+  failingWrites = 0;
 
   constructor() {
     super(':memory:');
   }
 
   override async recordActivity(activity: AccountActivity): Promise<void> {
-    if (this.failures > 0) {
-      this.failures -= 1;
+    if (this.failingWrites > 0) {
+      this.failingWrites -= 1;
       throw new Error('SQLITE_FULL: database or disk is full');
     }
     this.batches.push(activity);
@@ -51,7 +51,7 @@ describe('core/accounts ActivityWriter', () => {
   });
 
   it('keeps a failed batch, reports the failure, and writes it with the next flush', async () => {
-    store.failures = 1;
+    store.failingWrites = 1;
     writer.touch('key-1', 100);
     const recorded = writer.record(usage(1));
     await recorded; // settles even though the write failed: a request never waits on a broken disk
@@ -65,8 +65,22 @@ describe('core/accounts ActivityWriter', () => {
     expect(store.batches[0].usage.map((row) => row.characters)).to.deep.equal([1]);
   });
 
+  it('writes failed syntheses in the batch of the usage rows, and keeps them through a failed write', async () => {
+    store.failingWrites = 1;
+    const failure = (createdAt: number) => ({ accountId: 'account', model: 'm', createdAt });
+    const recorded = writer.recordFailure(failure(1));
+    expect(writer.record(usage(1))).to.equal(recorded);
+    await recorded;
+    expect(errors).to.have.length(1);
+    void writer.recordFailure(failure(2));
+    await writer.flush();
+    expect(store.batches).to.have.length(1);
+    expect(store.batches[0].failures.map((row) => row.createdAt)).to.deep.equal([1, 2]);
+    expect(store.batches[0].usage.map((row) => row.characters)).to.deep.equal([1]);
+  });
+
   it('holds at most maxPendingUsage rows while the store fails, dropping the oldest', async () => {
-    store.failures = 1;
+    store.failingWrites = 1;
     await Promise.all([1, 2, 3].map((characters) => writer.record(usage(characters))));
     void writer.record(usage(4));
     await writer.flush();
