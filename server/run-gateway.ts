@@ -20,7 +20,8 @@ const DRAIN_GRACE_MS = 5_000;
 
 /**
  * Runs the gateway until SIGTERM or SIGINT: config -> composition -> a bound port, then
- * "listening". A start-up or bind failure is one line on stderr and exit status 1. A stop
+ * "listening", while provider warm-ups finish. A start-up, bind or warm-up failure is one line
+ * on stderr and exit status 1. A stop
  * refuses new connections, lets requests in flight finish (up to the synthesis deadline plus a
  * grace), closes everything and exits 0; a second signal exits at once.
  */
@@ -56,6 +57,15 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeListenError(error, config.server.host, config.server.port));
   }
   server.on('error', (error) => logger.error('the HTTP server failed', { errorMessage: error.message }));
+  // The gateway answers while providers warm up (/health/ready waits for them); a failed warm-up
+  // (an unknown default voice) is still a failed start: one line, exit status 1.
+  gateway.warmedUp.catch(async (error: unknown) => {
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    await gateway.close().catch(() => undefined);
+    fail(describeStartupError(error));
+  });
   const untuned = missingMallocTuning(options.env);
   if (untuned.length > 0) {
     const settings = Object.entries(MALLOC_TUNING).map(([name, value]) => `${name}=${value}`).join(' ');

@@ -1,5 +1,5 @@
 import { gatewayError, type GatewayError } from '../errors';
-import { NodeBodyResponse } from './node-body-response';
+import { isNodeBodyResponse } from './node-body-response';
 
 /** The answer size a provider gets when its entry sets none (`maxResponseBytes`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
@@ -50,7 +50,7 @@ export function boundedFetch(fetchImpl: typeof fetch, maxBytes: number, provider
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     // The pooled fetch's answers always have a body, kept as a Node stream unless asked for as a web one.
-    const pooled = response instanceof NodeBodyResponse ? response : undefined;
+    const pooled = isNodeBodyResponse(response) ? response : undefined;
     if (!pooled && !response.body) return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxBytes) {

@@ -6,108 +6,127 @@ import { Readable } from 'node:stream';
  * costs a `ReadableStream`, its transfer hooks and a promise per piece, which a caller that reads
  * the whole body (`arrayBuffer`, `text`, `json`) or iterates it (`takeNodeBody`) never needs.
  */
-// Typed as a bare class: the DOM typings declare Response's methods as properties, which a
-// subclass could not override; the object is a real Response all the same.
-const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
-
-export class NodeBodyResponse extends ResponseBase {
-  declare readonly status: number;
-  declare readonly statusText: string;
-  declare readonly headers: Headers;
-  private nodeBody: Readable | undefined;
-  private webForm: Response | undefined;
-
-  constructor(body: Readable, init: ResponseInit) {
-    super(null, init);
-    this.nodeBody = body;
-  }
-
-  /** This answer as the type fetch callers expect. */
-  asResponse(): Response {
-    return this as unknown as Response;
-  }
-
+export interface NodeBodyResponse extends Response {
   /**
    * The body as the Node stream, to iterate; once, and only while nobody has read the body
    * another way. The caller then owns it (destroying it releases the connection).
    */
-  takeNodeBody(): Readable | undefined {
-    const body = this.webForm ? undefined : this.nodeBody;
-    this.nodeBody = undefined;
-    return body;
-  }
-
+  takeNodeBody(): Readable | undefined;
   /** Drops the body unread, releasing the connection; nothing when it was read already. */
-  discardBody(): void {
-    const body = this.takeNodeBody();
-    if (body) destroyQuietly(body);
-    else void this.webForm?.body?.cancel().catch(() => undefined);
-  }
+  discardBody(): void;
+}
 
-  /** The body as a web stream; null once it was read another way. */
-  get body(): ReadableStream<Uint8Array> | null {
-    if (!this.webForm && !this.nodeBody) return null;
-    return this.web().body;
-  }
+type NodeBodyResponseClass = new (body: Readable, init: ResponseInit) => NodeBodyResponse;
 
-  get bodyUsed(): boolean {
-    return this.webForm ? this.webForm.bodyUsed : this.nodeBody === undefined;
-  }
+/** Defined at the first answer, not at import: the global `Response` loads Node's fetch (26 ms of a start). */
+let definedClass: NodeBodyResponseClass | undefined;
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.webForm) return this.webForm.arrayBuffer();
-    const body = this.takeNodeBody();
-    if (!body) throw new TypeError('Body is unusable: Body has already been read');
-    const pieces: Uint8Array[] = [];
-    let total = 0;
-    for await (const piece of body as AsyncIterable<Uint8Array>) {
-      pieces.push(piece);
-      total += piece.byteLength;
+/** An answer of the pooled fetch, its body kept as the Node stream `body`. */
+export function nodeBodyResponse(body: Readable, init: ResponseInit): NodeBodyResponse {
+  definedClass ??= defineNodeBodyResponse();
+  return new definedClass(body, init);
+}
+
+/** Whether `response` still keeps its body as a Node stream (an answer of the pooled fetch). */
+export function isNodeBodyResponse(response: Response): response is NodeBodyResponse {
+  return definedClass !== undefined && response instanceof definedClass;
+}
+
+function defineNodeBodyResponse(): NodeBodyResponseClass {
+  // Typed as a bare class: the DOM typings declare Response's methods as properties, which a
+  // subclass could not override; the object is a real Response all the same.
+  const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
+
+  class PooledAnswer extends ResponseBase {
+    declare readonly status: number;
+    declare readonly statusText: string;
+    declare readonly headers: Headers;
+    private nodeBody: Readable | undefined;
+    private webForm: Response | undefined;
+
+    constructor(body: Readable, init: ResponseInit) {
+      super(null, init);
+      this.nodeBody = body;
     }
-    // One copy into a buffer of its own (a pooled Buffer's ArrayBuffer would be shared).
-    const whole = new Uint8Array(total);
-    let offset = 0;
-    for (const piece of pieces) {
-      whole.set(piece, offset);
-      offset += piece.byteLength;
-    }
-    return whole.buffer;
-  }
 
-  async bytes(): Promise<Uint8Array> {
-    return new Uint8Array(await this.arrayBuffer());
-  }
-
-  async text(): Promise<string> {
-    return new TextDecoder().decode(await this.arrayBuffer());
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
-  }
-
-  async blob(): Promise<Blob> {
-    return this.web().blob();
-  }
-
-  async formData(): Promise<FormData> {
-    return this.web().formData();
-  }
-
-  clone(): Response {
-    return this.web().clone();
-  }
-
-  /** The same answer with a web stream body, made at the first call that needs one. */
-  private web(): Response {
-    if (!this.webForm) {
-      const body = this.nodeBody;
+    takeNodeBody(): Readable | undefined {
+      const body = this.webForm ? undefined : this.nodeBody;
       this.nodeBody = undefined;
-      if (!body) throw new TypeError('Body is unusable: Body has already been read');
-      this.webForm = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status: this.status, statusText: this.statusText, headers: this.headers });
+      return body;
     }
-    return this.webForm;
+
+    discardBody(): void {
+      const body = this.takeNodeBody();
+      if (body) destroyQuietly(body);
+      else void this.webForm?.body?.cancel().catch(() => undefined);
+    }
+
+    /** The body as a web stream; null once it was read another way. */
+    get body(): ReadableStream<Uint8Array> | null {
+      if (!this.webForm && !this.nodeBody) return null;
+      return this.web().body;
+    }
+
+    get bodyUsed(): boolean {
+      return this.webForm ? this.webForm.bodyUsed : this.nodeBody === undefined;
+    }
+
+    async arrayBuffer(): Promise<ArrayBuffer> {
+      if (this.webForm) return this.webForm.arrayBuffer();
+      const body = this.takeNodeBody();
+      if (!body) throw new TypeError('Body is unusable: Body has already been read');
+      const pieces: Uint8Array[] = [];
+      let total = 0;
+      for await (const piece of body as AsyncIterable<Uint8Array>) {
+        pieces.push(piece);
+        total += piece.byteLength;
+      }
+      // One copy into a buffer of its own (a pooled Buffer's ArrayBuffer would be shared).
+      const whole = new Uint8Array(total);
+      let offset = 0;
+      for (const piece of pieces) {
+        whole.set(piece, offset);
+        offset += piece.byteLength;
+      }
+      return whole.buffer;
+    }
+
+    async bytes(): Promise<Uint8Array> {
+      return new Uint8Array(await this.arrayBuffer());
+    }
+
+    async text(): Promise<string> {
+      return new TextDecoder().decode(await this.arrayBuffer());
+    }
+
+    async json(): Promise<unknown> {
+      return JSON.parse(await this.text());
+    }
+
+    async blob(): Promise<Blob> {
+      return this.web().blob();
+    }
+
+    async formData(): Promise<FormData> {
+      return this.web().formData();
+    }
+
+    clone(): Response {
+      return this.web().clone();
+    }
+
+    /** The same answer with a web stream body, made at the first call that needs one. */
+    private web(): Response {
+      if (!this.webForm) {
+        const body = this.nodeBody;
+        this.nodeBody = undefined;
+        if (!body) throw new TypeError('Body is unusable: Body has already been read');
+        this.webForm = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status: this.status, statusText: this.statusText, headers: this.headers });
+      }
+      return this.webForm;
+    }
   }
+  return PooledAnswer as unknown as NodeBodyResponseClass;
 }
 
 /** Destroys a body nobody reads any more; undici reports that as an error, which nobody is left to hear. */

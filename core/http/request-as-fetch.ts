@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { NodeBodyResponse } from './node-body-response';
+import { nodeBodyResponse } from './node-body-response';
 
 type Undici = typeof import('undici');
 
@@ -79,5 +79,5 @@ export async function fetchThroughRequest(undici: Undici, dispatcher: Dispatcher
   }
   const body = decodedBody(answer.body, headers.get('content-encoding') ?? undefined);
   if (body !== answer.body) answer.body.once('error', (error) => body.destroy(error));
-  return new NodeBodyResponse(body, { status: answer.statusCode, headers }).asResponse();
+  return nodeBodyResponse(body, { status: answer.statusCode, headers });
 }

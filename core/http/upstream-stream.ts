@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { LinkedAbort } from '../abort/linked-abort';
-import { destroyQuietly, NodeBodyResponse } from './node-body-response';
+import { destroyQuietly, isNodeBodyResponse } from './node-body-response';
 import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
@@ -64,7 +64,7 @@ export async function upstreamStream(request: UpstreamRequest): Promise<Upstream
     throw upstreamFailure(error, request, idle.signal);
   }
   // The pooled fetch's answers hand their Node stream over: no web stream made per call.
-  const nodeBody = response instanceof NodeBodyResponse ? response.takeNodeBody() : undefined;
+  const nodeBody = isNodeBodyResponse(response) ? response.takeNodeBody() : undefined;
   if (nodeBody) {
     return {
       status: response.status,

@@ -138,7 +138,10 @@ export interface TtsProvider {
    * thrown here). Without it, the gateway streams at sentence granularity through `synthesize`.
    */
   synthesizeStream?(request: ProviderSynthesisRequest): Promise<ProviderAudioStream>;
-  /** Warms caches or workers before the gateway starts serving. */
+  /**
+   * Warms caches or workers as the gateway starts: it listens meanwhile (a synthesis waits for its
+   * engine) and reports ready once every warm-up is over; a throw stops the start.
+   */
   warmUp?(): Promise<void>;
   /** Releases workers, sockets and timers. */
   close?(): Promise<void>;

@@ -10,8 +10,9 @@ export interface ChunkLimits {
   readonly maxBytes?: number;
 }
 
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
-const wordSegmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+// Made at the first long text, not at import: the first one loads ICU's break rules (10 ms or more of a start).
+let sentenceSegmenter: Intl.Segmenter | undefined;
+let wordSegmenter: Intl.Segmenter | undefined;
 const CLAUSE_END = /(?<=[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A])\s*/u;
 const encoder = new TextEncoder();
 
@@ -29,12 +30,12 @@ function fits(text: string, limits: ChunkLimits): boolean {
 function breakDown(piece: string, limits: ChunkLimits, level: number): string[] {
   if (fits(piece, limits)) return [piece];
   const levels: ((text: string) => string[])[] = [
-    (text) => [...sentenceSegmenter.segment(text)].map((segment) => segment.segment),
+    (text) => [...(sentenceSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'sentence' })).segment(text)].map((segment) => segment.segment),
     (text) => text.split(CLAUSE_END).filter((part) => part.length > 0).map((part, index, parts) => (index < parts.length - 1 ? `${part} ` : part)),
     // Between whitespace-separated words, so punctuation stays with its word...
     (text) => text.split(/(?<=\s)(?=\S)/u),
     // ...then by dictionary word boundaries, for scripts written without spaces.
-    (text) => [...wordSegmenter.segment(text)].map((segment) => segment.segment),
+    (text) => [...(wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' })).segment(text)].map((segment) => segment.segment),
     (text) => [...text],
   ];
   for (let next = level; next < levels.length; next += 1) {

@@ -159,10 +159,11 @@ export const READINESS_SCHEMA: SchemaObject = {
     checks: {
       type: 'object',
       additionalProperties: false,
-      required: ['database', 'audioStore', 'shutdown'],
+      required: ['database', 'audioStore', 'startup', 'shutdown'],
       properties: {
         database: checkSchema,
         audioStore: checkSchema,
+        startup: { ...checkSchema, description: '`failed` (`warming up`) while the providers still warm up, right after the start' },
         shutdown: { ...checkSchema, description: '`failed` once the gateway is draining for a stop' },
       },
     },

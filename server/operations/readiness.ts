@@ -7,6 +7,8 @@ export interface ReadinessProbes {
   providers(): readonly ProviderStatus[];
   /** True once a stop began: load balancers should send nothing new. */
   stopping(): boolean;
+  /** True while providers still warm up (an engine loading): the gateway answers, but is not ready yet. */
+  warmingUp(): boolean;
 }
 
 export interface CheckResult {
@@ -16,7 +18,7 @@ export interface CheckResult {
 
 export interface ReadinessReport {
   readonly status: 'ready' | 'not ready';
-  readonly checks: { readonly database: CheckResult; readonly audioStore: CheckResult; readonly shutdown: CheckResult };
+  readonly checks: { readonly database: CheckResult; readonly audioStore: CheckResult; readonly startup: CheckResult; readonly shutdown: CheckResult };
   readonly providers: readonly ProviderStatus[];
 }
 
@@ -45,8 +47,8 @@ async function runProbe(probe: () => Promise<void>): Promise<CheckResult & { cau
 }
 
 /**
- * Ready when the database answers, the audio folder takes a file, at least one provider is
- * ready and no stop has begun. One provider down leaves the gateway ready: the others serve.
+ * Ready when the database answers, the audio folder takes a file, the providers' warm-ups are
+ * over, at least one provider is ready and no stop has begun. One provider down leaves the gateway ready: the others serve.
  */
 export async function checkReadiness(probes: ReadinessProbes, onFailure: (check: string, cause: unknown) => void): Promise<ReadinessReport> {
   const [database, audioStore] = await Promise.all([runProbe(() => probes.database()), runProbe(() => probes.audioStore())]);
@@ -55,8 +57,10 @@ export async function checkReadiness(probes: ReadinessProbes, onFailure: (check:
   }
   const providers = probes.providers();
   const stopping = probes.stopping();
+  const warmingUp = probes.warmingUp();
+  const startup: CheckResult = warmingUp ? { status: 'failed', error: 'warming up' } : { status: 'ok' };
   const shutdown: CheckResult = stopping ? { status: 'failed', error: 'stopping' } : { status: 'ok' };
-  const ready = database.status === 'ok' && audioStore.status === 'ok' && !stopping && providers.some((provider) => provider.status === 'ready');
+  const ready = database.status === 'ok' && audioStore.status === 'ok' && !warmingUp && !stopping && providers.some((provider) => provider.status === 'ready');
   const plain = ({ status, error }: CheckResult): CheckResult => (error === undefined ? { status } : { status, error });
-  return { status: ready ? 'ready' : 'not ready', checks: { database: plain(database), audioStore: plain(audioStore), shutdown }, providers };
+  return { status: ready ? 'ready' : 'not ready', checks: { database: plain(database), audioStore: plain(audioStore), startup, shutdown }, providers };
 }

@@ -1,5 +1,5 @@
-import { MPEGDecoder } from 'mpg123-decoder';
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import type { MPEGDecoder } from 'mpg123-decoder';
+import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import { isGatewayError } from '../../errors';
 import { concatSamples } from '../concat';
 import { downmixPlanar } from '../pcm';
@@ -13,6 +13,11 @@ interface DecodedAudio {
   readonly sampleRate: number;
   readonly errors: readonly { readonly message: string }[];
 }
+
+// Each package is loaded at its first decode, not at import: together they took 30 ms of a start
+// that may never decode (a gateway passing audio through).
+const mpg123 = (): typeof import('mpg123-decoder') => require('mpg123-decoder') as typeof import('mpg123-decoder');
+const oggOpus = (): typeof import('ogg-opus-decoder') => require('ogg-opus-decoder') as typeof import('ogg-opus-decoder');
 
 /** Input bytes per decode call: bounds how far the decoder's WebAssembly memory grows. */
 const SLICE_BYTES = 32 * 1024;
@@ -88,7 +93,7 @@ abstract class WasmStreamDecoder<Decoder extends WasmDecoder> implements StreamD
 /** MPEG-1/2 layer III via mpg123 compiled to WebAssembly. */
 export class Mp3StreamDecoder extends WasmStreamDecoder<MPEGDecoder> {
   constructor() {
-    super('mp3', new MPEGDecoder());
+    super('mp3', new (mpg123().MPEGDecoder)());
   }
 
   protected decodePiece(bytes: Uint8Array): DecodedAudio {
@@ -104,7 +109,7 @@ export class Mp3StreamDecoder extends WasmStreamDecoder<MPEGDecoder> {
 /** Opus in an Ogg container; always yields 48 kHz, which is Opus's internal rate. */
 export class OggOpusStreamDecoder extends WasmStreamDecoder<OggOpusDecoder> {
   constructor() {
-    super('opus', new OggOpusDecoder());
+    super('opus', new (oggOpus().OggOpusDecoder)());
   }
 
   protected decodePiece(bytes: Uint8Array): Promise<DecodedAudio> {

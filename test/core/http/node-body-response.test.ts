@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
-import { NodeBodyResponse } from '../../../core/http/node-body-response';
+import { isNodeBodyResponse, nodeBodyResponse } from '../../../core/http/node-body-response';
 
 const answer = (...pieces: string[]) =>
-  new NodeBodyResponse(Readable.from(pieces.map((piece) => Buffer.from(piece))), { status: 201, headers: { 'content-type': 'application/json' } }).asResponse();
+  nodeBodyResponse(Readable.from(pieces.map((piece) => Buffer.from(piece))), { status: 201, headers: { 'content-type': 'application/json' } });
 
-describe('core/http NodeBodyResponse', () => {
+describe('core/http nodeBodyResponse', () => {
   it('is a Response with the status and headers given', () => {
     const response = answer('{}');
     expect(response).to.be.instanceOf(Response);
+    expect(isNodeBodyResponse(response)).to.equal(true);
+    expect(isNodeBodyResponse(new Response('plain'))).to.equal(false);
     expect(response.status).to.equal(201);
     expect(response.ok).to.equal(true);
     expect(response.headers.get('content-type')).to.equal('application/json');
@@ -37,7 +39,7 @@ describe('core/http NodeBodyResponse', () => {
   });
 
   it('hands its Node stream over once, while nobody has read the body another way', async () => {
-    const response = new NodeBodyResponse(Readable.from([Buffer.from('piece')]), { status: 200 });
+    const response = nodeBodyResponse(Readable.from([Buffer.from('piece')]), { status: 200 });
     const body = response.takeNodeBody();
     expect(body).to.be.instanceOf(Readable);
     expect(response.takeNodeBody()).to.equal(undefined);
@@ -47,8 +49,8 @@ describe('core/http NodeBodyResponse', () => {
   });
 
   it('turns into a web stream when a caller asks for one, and then no longer hands the Node stream over', async () => {
-    const response = new NodeBodyResponse(Readable.from([Buffer.from('we'), Buffer.from('b')]), { status: 200 });
-    const web = (response.asResponse().body as ReadableStream<Uint8Array>).getReader();
+    const response = nodeBodyResponse(Readable.from([Buffer.from('we'), Buffer.from('b')]), { status: 200 });
+    const web = (response.body as ReadableStream<Uint8Array>).getReader();
     expect(response.takeNodeBody()).to.equal(undefined);
     const pieces: Uint8Array[] = [];
     for (let next = await web.read(); !next.done; next = await web.read()) pieces.push(next.value);

@@ -52,6 +52,17 @@ describe('server start and stop (spawned gateway processes)', function () {
     }
   });
 
+  it('treats a failed warm-up (an unknown default voice), which ends after the port is bound, as a failed start: one line, exit 1', async () => {
+    writeFileSync(
+      join(directory, 'tts-gateway.config.yaml'),
+      `server:\n  host: 127.0.0.1\n  port: 0\ndatabase:\n  url: "sqlite::memory:"\nproviders:\n  - plugin: espeak\n    options:\n      defaultVoice: xx-nowhere\n`,
+    );
+    gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
+    expect(await gateway.exitCode()).to.equal(1);
+    expect(gateway.stderr).to.match(/^tts-gateway could not start: .*xx-nowhere.*\n$/);
+    expect(gateway.stderr).to.not.match(/\n\s+at /);
+  });
+
   it('on SIGTERM refuses new connections, finishes the request in flight, then exits 0', async () => {
     // A stand-in OpenAI-shaped server that holds the speech request until the test releases it.
     const mp3 = readFileSync(join(fixturesRoot, 'audio', 'speech-22050.mp3'));

@@ -23,7 +23,7 @@ describe('server GET /health/live and /health/ready', () => {
     const response = await request(testApp.app).get('/health/ready').expect(200);
     expect(response.body).to.deep.equal({
       status: 'ready',
-      checks: { database: { status: 'ok' }, audioStore: { status: 'ok' }, shutdown: { status: 'ok' } },
+      checks: { database: { status: 'ok' }, audioStore: { status: 'ok' }, startup: { status: 'ok' }, shutdown: { status: 'ok' } },
       providers: [{ id: 'espeak', status: 'ready', models: 1 }],
     });
   });
@@ -63,6 +63,16 @@ describe('server GET /health/live and /health/ready', () => {
   it('answers 503 when no provider is ready', async () => {
     await start({ providers: () => [{ id: 'openai', status: 'unavailable', models: 0, lastError: 'unreachable' }] });
     expect((await request(testApp.app).get('/health/ready').expect(503)).body.status).to.equal('not ready');
+  });
+
+  it('answers 503 while the providers warm up, then 200, while liveness stays 200 throughout', async () => {
+    let warmingUp = true;
+    await start({ warmingUp: () => warmingUp });
+    const response = await request(testApp.app).get('/health/ready').expect(503);
+    expect(response.body.checks.startup).to.deep.equal({ status: 'failed', error: 'warming up' });
+    await request(testApp.app).get('/health/live').expect(200);
+    warmingUp = false;
+    expect((await request(testApp.app).get('/health/ready').expect(200)).body.checks.startup).to.deep.equal({ status: 'ok' });
   });
 
   it('answers 503 once a stop began, while liveness stays 200', async () => {

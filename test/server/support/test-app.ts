@@ -35,6 +35,8 @@ export interface TestAppOptions {
   readonly providers?: () => readonly ProviderStatus[];
   /** Whether /health/ready says a stop began. */
   readonly stopping?: () => boolean;
+  /** Whether /health/ready says the providers still warm up. */
+  readonly warmingUp?: () => boolean;
 }
 
 /** One in-process app with its own in-memory database, audio folder and captured log. */
@@ -164,6 +166,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       audioStore: () => audioStore.checkWritable(),
       providers: options.providers ?? (() => [{ id: 'espeak', status: 'ready', models: 1 }]),
       stopping: options.stopping ?? (() => false),
+      warmingUp: options.warmingUp ?? (() => false),
     },
   });
   let counter = 0;
