@@ -27,7 +27,8 @@ export function validatePluginOptions(
   where: { describe: string; configPath: string },
 ): Record<string, unknown> {
   // A new Ajv per plugin: two plugins may reuse one `$id`; strict off so plugins may annotate.
-  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, coerceTypes: true, strict: false });
+  // No code optimization: each validator runs once per instance, at start.
+  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, coerceTypes: true, strict: false, code: { optimize: false } });
   addFormats(ajv);
   let validate;
   try {
