@@ -16,13 +16,14 @@ export class LabelGuard {
   constructor(private readonly maxValues = 500) {}
 
   value(label: string, value: string): string {
-    if (!SAFE_VALUE.test(value) || KEY_LIKE.test(value)) return OTHER_LABEL;
     let values = this.seen.get(label);
+    // A value let in before passed the checks then: the common case, once per label a request, tests no pattern.
+    if (values?.has(value)) return value;
+    if (!SAFE_VALUE.test(value) || KEY_LIKE.test(value)) return OTHER_LABEL;
     if (!values) {
       values = new Set();
       this.seen.set(label, values);
     }
-    if (values.has(value)) return value;
     if (values.size >= this.maxValues) return OTHER_LABEL;
     values.add(value);
     return value;
