@@ -136,7 +136,8 @@ export class Catalog {
   /** One voice of a model; a miss refreshes the list once before answering 404. */
   async findVoice(model: string, voiceId: string, signal?: AbortSignal): Promise<VoiceInfo> {
     this.resolve(model);
-    const cached = await abortable(this.voiceLists.get(model), signal);
+    // Nearly every request finds its list fresh in the cache: then no promise and no abort listener are made for it.
+    const cached = this.voiceLists.fresh(model) ?? (await abortable(this.voiceLists.get(model), signal));
     const voice = cached.find((candidate) => candidate.voiceId === voiceId) ?? (await abortable(this.voiceLists.get(model, true), signal)).find((candidate) => candidate.voiceId === voiceId);
     if (!voice) {
       throw gatewayError('TTS_ERR_VOICE_NOT_FOUND', { provider: 'The gateway', voice: voiceId.slice(0, MAX_ECHOED_NAME), model }, {

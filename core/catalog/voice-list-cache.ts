@@ -46,6 +46,11 @@ export class VoiceListCache {
     });
   }
 
+  /** The list for `key` if a fresh one is cached: no promise, for the hot path. */
+  fresh(key: string): readonly VoiceInfo[] | undefined {
+    return this.entries.get(key)?.voices;
+  }
+
   /** The list for `key`: cached while fresh; `forceRefresh` asks the provider again. */
   get(key: string, forceRefresh = false): Promise<readonly VoiceInfo[]> {
     const fresh = this.entries.get(key);

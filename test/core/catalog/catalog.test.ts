@@ -119,6 +119,22 @@ describe('core/catalog Catalog', () => {
     expect(provider.voiceCalls).to.have.length(1);
   });
 
+  it('finds a voice in a fresh list without a listener on the request signal (the hot path), and waits on the signal for a fetch', async () => {
+    const catalog = single();
+    const controller = new AbortController();
+    let listeners = 0;
+    const addEventListener = controller.signal.addEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+      listeners += 1;
+      addEventListener(...args);
+    }) as AbortSignal['addEventListener'];
+    await catalog.findVoice('acme-1', 'amy', controller.signal);
+    expect(listeners).to.equal(1);
+    await catalog.findVoice('acme-1', 'bob', controller.signal);
+    expect(listeners).to.equal(1);
+    expect(provider.voiceCalls).to.have.length(1);
+  });
+
   it('refreshes the list once when a voice is missing, and finds a voice added since', async () => {
     const catalog = single();
     await catalog.listVoices('acme-1');
