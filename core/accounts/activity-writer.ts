@@ -171,7 +171,10 @@ export class ActivityWriter {
       }
     } catch (error) {
       this.options.onError(error);
+      // The retry, after RETRY_DELAY_MS, takes the uses too: scheduling them sooner would defeat
+      // that delay (with no resolution, a closed store was retried in a busy loop).
       this.requeue(touches, usage, failures);
+      return;
     } finally {
       written?.settle();
     }

@@ -65,6 +65,18 @@ describe('core/accounts ActivityWriter', () => {
     expect(store.batches[0].usage.map((row) => row.characters)).to.deep.equal([1]);
   });
 
+  it('waits before retrying a failing store, key uses included (a closed store was retried in a busy loop)', async () => {
+    store.failingWrites = Number.MAX_SAFE_INTEGER;
+    let attempts = 0;
+    const failingWrite = store.recordActivity.bind(store);
+    store.recordActivity = (activity) => ((attempts += 1), failingWrite(activity));
+    writer.touch('key-1', 100);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(attempts).to.equal(1);
+    expect(errors).to.have.length(1);
+    expect(writer.pendingLastUse('key-1')).to.equal(100);
+  });
+
   it('writes failed syntheses in the batch of the usage rows, and keeps them through a failed write', async () => {
     store.failingWrites = 1;
     const failure = (createdAt: number) => ({ accountId: 'account', model: 'm', createdAt });
