@@ -21,9 +21,9 @@ const DRAIN_GRACE_MS = 5_000;
 /**
  * Runs the gateway until SIGTERM or SIGINT: config -> composition -> a bound port, then
  * "listening", while provider warm-ups finish. A start-up, bind or warm-up failure is one line
- * on stderr and exit status 1. A stop
- * refuses new connections, lets requests in flight finish (up to the synthesis deadline plus a
- * grace), closes everything and exits 0; a second signal exits at once.
+ * on stderr and exit status 1. A stop refuses new connections, lets requests in flight finish
+ * (up to the synthesis deadline plus a grace), closes everything and exits 0; a second signal
+ * exits at once.
  */
 export async function runGateway(options: RunGatewayOptions): Promise<void> {
   const fail = (message: string): never => {

@@ -27,7 +27,7 @@ export function nodeBodyResponse(body: Readable, init: ResponseInit): NodeBodyRe
   return new definedClass(body, init);
 }
 
-/** Whether `response` still keeps its body as a Node stream (an answer of the pooled fetch). */
+/** Whether `response` is an answer of the pooled fetch (its body a Node stream until a caller asks for a web one). */
 export function isNodeBodyResponse(response: Response): response is NodeBodyResponse {
   return definedClass !== undefined && response instanceof definedClass;
 }
