@@ -139,13 +139,15 @@ async function checkPassThrough(scenario: Scenario, audioBytes: number): Promise
   if (size !== audioBytes) throw new Error(`${scenario.name} stored ${size} bytes, the stand-in sent ${audioBytes}`);
 }
 
-async function measure(scenario: Scenario, connections: number, gatewayPid: number): Promise<Measurement> {
+async function measure(scenario: Scenario, connections: number, pids: { gateway: number; standIn: number }): Promise<Measurement> {
   await runLoad(scenario.direct, connections, DIRECT_WARM_UP_SECONDS);
+  const standInBefore = readProcess(pids.standIn);
   const direct = await runLoad(scenario.direct, connections, measuredSeconds);
+  const standInAfter = readProcess(pids.standIn);
   await runLoad(scenario.gateway, connections, GATEWAY_WARM_UP_SECONDS);
-  const before = readProcess(gatewayPid);
+  const before = readProcess(pids.gateway);
   const gateway = await runLoad(scenario.gateway, connections, measuredSeconds);
-  const after = readProcess(gatewayPid);
+  const after = readProcess(pids.gateway);
   for (const [label, result] of [['direct', direct], ['gateway', gateway]] as const) {
     if (result.unexpected > 0) console.log(`  warning: ${scenario.name} c=${connections} ${label}: ${result.unexpected} unexpected answers or errors`);
   }
@@ -154,6 +156,7 @@ async function measure(scenario: Scenario, connections: number, gatewayPid: numb
     connections,
     direct,
     gateway,
+    directCpuMsPerRequest: (standInAfter.cpuMs - standInBefore.cpuMs) / direct.requests,
     cpuMsPerRequest: (after.cpuMs - before.cpuMs) / gateway.requests,
     mainThreadCpuMsPerRequest: (after.mainThreadCpuMs - before.mainThreadCpuMs) / gateway.requests,
     writeBytesPerRequest: (after.writeBytes - before.writeBytes) / gateway.requests,
@@ -166,7 +169,7 @@ const latency = (result: LoadResult) => `${result.p50Ms.toFixed(2)}/${result.p99
 
 function printMeasurements(measurements: readonly Measurement[]): void {
   const header = ['scenario'.padEnd(26), column('c', 3), column('direct p50/p99', 15), column('gateway p50/p99', 16), column('added p50/p99', 14),
-    column('direct req/s', 13), column('gw req/s', 9), column('share', 6), column('CPU ms/req', 11), column('main', 6), column('RSS MB', 7), column('disk B/req', 11)];
+    column('direct req/s', 13), column('gw req/s', 9), column('share', 6), column('direct CPU', 11), column('CPU ms/req', 11), column('main', 6), column('RSS MB', 7), column('disk B/req', 11)];
   console.log(header.join(' '));
   for (const entry of measurements) {
     console.log([
@@ -178,6 +181,7 @@ function printMeasurements(measurements: readonly Measurement[]): void {
       column(entry.direct.requestsPerSecond.toFixed(0), 13),
       column(entry.gateway.requestsPerSecond.toFixed(0), 9),
       column(share(entry).toFixed(2), 6),
+      column(entry.directCpuMsPerRequest.toFixed(3), 11),
       column(entry.cpuMsPerRequest.toFixed(3), 11),
       column(entry.mainThreadCpuMsPerRequest.toFixed(3), 6),
       column((entry.rssBytes / MEGABYTE).toFixed(0), 7),
@@ -231,7 +235,7 @@ export async function runHttpBench(): Promise<void> {
     for (const scenario of chosen) await runLoad(scenario.gateway, WARM_START_CONNECTIONS, GATEWAY_WARM_START_SECONDS);
     const measurements: Measurement[] = [];
     for (const scenario of chosen) {
-      for (const connections of CONNECTIONS) measurements.push(await measure(scenario, connections, gatewayProcess.pid));
+      for (const connections of CONNECTIONS) measurements.push(await measure(scenario, connections, { gateway: gatewayProcess.pid, standIn: standIn.pid }));
     }
     console.log('');
     printMeasurements(measurements);

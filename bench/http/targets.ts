@@ -12,6 +12,8 @@ export interface Measurement {
   readonly connections: number;
   readonly direct: LoadResult;
   readonly gateway: LoadResult;
+  /** The stand-in's (or bare server's) own CPU per direct request: this run's yardstick for the gateway's. */
+  readonly directCpuMsPerRequest: number;
   readonly cpuMsPerRequest: number;
   /** The event loop's share of it. */
   readonly mainThreadCpuMsPerRequest: number;
