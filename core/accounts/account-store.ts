@@ -105,11 +105,10 @@ export interface AccountStore {
   deleteExpiredApiKeys(now: number): Promise<number>;
   /** Records one synthesis and adds it to the account's daily usage, atomically. */
   recordUsage(usage: UsageRecord): Promise<void>;
-  recordFailedUsage(failure: FailedUsageRecord): Promise<void>;
   /**
    * Writes a batch at once, in one transaction: each key's newest use (a use never moves back),
-   * usage rows, each added to the daily usage as `recordUsage` does, and failures, each counted
-   * as `recordFailedUsage` does.
+   * usage rows, each added to the daily usage as `recordUsage` does, and failed syntheses, each
+   * a request and an error in the daily usage (the only way failures are written).
    */
   recordActivity(activity: AccountActivity): Promise<void>;
   /**

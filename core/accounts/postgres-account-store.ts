@@ -8,7 +8,6 @@ import type {
   ApiKeyRecord,
   CreateAccountResult,
   DailyUsageRecord,
-  FailedUsageRecord,
   UsageRecord,
 } from './account-store';
 import type { Migration } from './migrations';
@@ -199,10 +198,6 @@ export class PostgresAccountStore implements AccountStore {
       for (const usage of activity.usage) await insertUsage(query, usage);
       for (const failure of activity.failures) await addDailyFailure(query, failure);
     });
-  }
-
-  async recordFailedUsage(failure: FailedUsageRecord): Promise<void> {
-    await addDailyFailure(this.query, failure);
   }
 
   listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {

@@ -8,7 +8,6 @@ import type {
   ApiKeyRecord,
   CreateAccountResult,
   DailyUsageRecord,
-  FailedUsageRecord,
   UsageRecord,
 } from './account-store';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
@@ -201,10 +200,6 @@ export class SqliteAccountStore implements AccountStore {
     this.preparedUsageRecord ??= this.database.prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.preparedUsageRecord.run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
     this.dailyUsage.addSuccess(usage);
-  }
-
-  async recordFailedUsage(failure: FailedUsageRecord): Promise<void> {
-    this.dailyUsage.addFailure(failure);
   }
 
   async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {

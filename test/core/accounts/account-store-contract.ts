@@ -156,7 +156,7 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       const usage = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 10, bytes: 100, createdAt: late, audioSeconds: 1.25 };
       await store.recordUsage(usage);
       await store.recordUsage({ ...usage, characters: 5, cacheHit: true });
-      await store.recordFailedUsage({ accountId: account.id, model: 'espeak-ng', createdAt: late });
+      await store.recordActivity({ touches: new Map(), usage: [], failures: [{ accountId: account.id, model: 'espeak-ng', createdAt: late }] });
       await store.recordUsage({ ...usage, createdAt: early, audioSeconds: undefined });
       expect(await store.listDailyUsage(account.id, '2025-06-14', '2025-06-15')).to.deep.equal([
         { day: '2025-06-14', model: 'espeak-ng', requests: 1, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 },
