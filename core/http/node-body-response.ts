@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { headersOfRaw, type RawHeaders } from './header-records';
 
 /**
  * A fetch `Response` whose body stays the Node stream undici read it into until a caller asks
@@ -16,15 +17,21 @@ export interface NodeBodyResponse extends Response {
   discardBody(): void;
 }
 
-type NodeBodyResponseClass = new (body: Readable, init: ResponseInit) => NodeBodyResponse;
+/** The status and headers of an answer, as undici's request API gives them. */
+export interface NodeBodyAnswer {
+  readonly status: number;
+  readonly headers?: RawHeaders;
+}
+
+type NodeBodyResponseClass = new (body: Readable, answer: NodeBodyAnswer) => NodeBodyResponse;
 
 /** Defined at the first answer, not at import: the global `Response` loads Node's fetch (26 ms of a start). */
 let definedClass: NodeBodyResponseClass | undefined;
 
 /** An answer of the pooled fetch, its body kept as the Node stream `body`. */
-export function nodeBodyResponse(body: Readable, init: ResponseInit): NodeBodyResponse {
+export function nodeBodyResponse(body: Readable, answer: NodeBodyAnswer): NodeBodyResponse {
   definedClass ??= defineNodeBodyResponse();
-  return new definedClass(body, init);
+  return new definedClass(body, answer);
 }
 
 /** Whether `response` is an answer of the pooled fetch (its body a Node stream until a caller asks for a web one). */
@@ -40,13 +47,20 @@ function defineNodeBodyResponse(): NodeBodyResponseClass {
   class PooledAnswer extends ResponseBase {
     declare readonly status: number;
     declare readonly statusText: string;
-    declare readonly headers: Headers;
     private nodeBody: Readable | undefined;
     private webForm: Response | undefined;
+    private readonly rawHeaders: RawHeaders;
+    private madeHeaders: Headers | undefined;
 
-    constructor(body: Readable, init: ResponseInit) {
-      super(null, init);
+    constructor(body: Readable, answer: NodeBodyAnswer) {
+      super(null, { status: answer.status });
       this.nodeBody = body;
+      this.rawHeaders = answer.headers ?? {};
+    }
+
+    /** Made at the first read: the Response's own copy would be a second `Headers` per answer. */
+    get headers(): Headers {
+      return (this.madeHeaders ??= headersOfRaw(this.rawHeaders));
     }
 
     takeNodeBody(): Readable | undefined {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { headerRecord, headersOfRaw, rawHeader } from './header-records';
 import { nodeBodyResponse } from './node-body-response';
 
 type Undici = typeof import('undici');
@@ -14,6 +15,7 @@ const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = { accept: '*/*',
 
 type PlainBody = string | Uint8Array | undefined;
 
+/** The body as undici takes it; false for a kind only fetch reads. */
 function plainBody(body: RequestInit['body']): PlainBody | false {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
@@ -21,22 +23,30 @@ function plainBody(body: RequestInit['body']): PlainBody | false {
   return false;
 }
 
-function headerRecord(headers: RequestInit['headers']): Record<string, string> {
-  const record: Record<string, string> = {};
-  if (headers) for (const [name, value] of new Headers(headers)) record[name] = value;
-  return record;
+/** A call `fetchThroughRequest` makes, its parts read from fetch's arguments once. */
+export interface PlainCall {
+  readonly url: string | URL;
+  readonly method: string;
+  /** Lower-case names, fetch's defaults included. */
+  readonly headers: Record<string, string>;
+  readonly body: PlainBody;
+  readonly signal: AbortSignal | undefined;
 }
 
 /**
- * The requests `fetchThroughRequest` handles exactly as the platform's fetch would: a URL, a
+ * The call, when `fetchThroughRequest` makes it exactly as the platform's fetch would: a URL, a
  * string or byte body, redirects followed, no compression asked for (fetch would decompress
  * the answer itself; here none is asked, and a compressed answer is still decompressed below).
  */
-export function fitsRequestPath(input: string | URL | Request, init: RequestInit | undefined): boolean {
-  if (typeof input !== 'string' && !(input instanceof URL)) return false;
-  if (init?.redirect !== undefined && init.redirect !== 'follow') return false;
-  if (plainBody(init?.body) === false) return false;
-  return !new Headers(init?.headers).has('accept-encoding');
+export function plainCall(input: string | URL | Request, init: RequestInit | undefined): PlainCall | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  if (init?.redirect !== undefined && init.redirect !== 'follow') return undefined;
+  const body = plainBody(init?.body);
+  if (body === false) return undefined;
+  const headers = headerRecord(init?.headers);
+  if (Object.hasOwn(headers, 'accept-encoding')) return undefined;
+  for (const name of Object.keys(FETCH_DEFAULT_HEADERS)) if (!Object.hasOwn(headers, name)) headers[name] = FETCH_DEFAULT_HEADERS[name];
+  return { url: input, method: (init?.method ?? 'GET').toUpperCase(), headers, body, signal: init?.signal ?? undefined };
 }
 
 /** The answer body as the caller expects it from fetch: decompressed. */
@@ -59,25 +69,20 @@ function decodedBody(body: Readable, contentEncoding: string | undefined): Reada
  * arrives (a Node stream until a caller asks for a web one). Measured, it costs about half the
  * CPU of the platform's fetch for the same call.
  */
-export async function fetchThroughRequest(undici: Undici, dispatcher: Dispatcher, input: string | URL, init: RequestInit = {}): Promise<Response> {
-  const method = (init.method ?? 'GET').toUpperCase();
-  const answer = await undici.request(input, {
-    method: method as Dispatcher.HttpMethod,
-    headers: { ...FETCH_DEFAULT_HEADERS, ...headerRecord(init.headers) },
-    body: plainBody(init.body) || undefined,
-    signal: init.signal ?? undefined,
+export async function fetchThroughRequest(undici: Undici, dispatcher: Dispatcher, call: PlainCall): Promise<Response> {
+  const answer = await undici.request(call.url, {
+    method: call.method as Dispatcher.HttpMethod,
+    headers: call.headers,
+    body: call.body || undefined,
+    signal: call.signal,
     dispatcher,
     maxRedirections: MAX_REDIRECTIONS,
   });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
-  }
-  if (NULL_BODY_STATUSES.has(answer.statusCode) || method === 'HEAD') {
+  if (NULL_BODY_STATUSES.has(answer.statusCode) || call.method === 'HEAD') {
     answer.body.resume();
-    return new Response(null, { status: answer.statusCode, headers });
+    return new Response(null, { status: answer.statusCode, headers: headersOfRaw(answer.headers) });
   }
-  const body = decodedBody(answer.body, headers.get('content-encoding') ?? undefined);
+  const body = decodedBody(answer.body, rawHeader(answer.headers, 'content-encoding'));
   if (body !== answer.body) answer.body.once('error', (error) => body.destroy(error));
-  return nodeBodyResponse(body, { status: answer.statusCode, headers });
+  return nodeBodyResponse(body, { status: answer.statusCode, headers: answer.headers });
 }

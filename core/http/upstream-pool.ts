@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { fetchThroughRequest, fitsRequestPath } from './request-as-fetch';
+import { fetchThroughRequest, plainCall } from './request-as-fetch';
 
 /** Idle connections are kept this long, unless the server asks for less (its Keep-Alive header). */
 const KEEP_ALIVE_MS = 30_000;
@@ -32,7 +32,8 @@ export function createPooledFetch(): PooledFetch {
   const pooled = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (closed) return globalThis.fetch(input, init);
     const { undici, agent } = await open();
-    if (fitsRequestPath(input, init)) return fetchThroughRequest(undici, agent, input as string | URL, init);
+    const call = plainCall(input, init);
+    if (call) return fetchThroughRequest(undici, agent, call);
     // The platform's fetch takes any undici Dispatcher; its typings name another copy of the type.
     return globalThis.fetch(input, { ...init, dispatcher: agent } as RequestInit);
   };
