@@ -22,15 +22,13 @@ export interface ResilientProviderOptions {
   readonly metrics?: Metrics;
 }
 
-/** When a request's time is up, and a signal that aborts then (or when the caller cancels). */
+/** When a request's time is up, and whether each attempt's signal must keep that clock itself. */
 interface Bounds {
-  readonly signal: AbortSignal;
   readonly deadline: number;
-  /** Lets go of the clock and the caller's signal, once the call (or the start of a stream) is over. */
-  dispose(): void;
+  /** True when the request carries no deadline: its signal never aborts for time. */
+  readonly ownClock: boolean;
+  readonly kind: 'call' | 'stream';
 }
-
-const NOTHING_TO_DISPOSE = (): void => undefined;
 
 /** Thrown inside the retry loop when another attempt is planned; never leaves this file. */
 class PlannedRetry extends Error {
@@ -87,48 +85,53 @@ export class ResilientProvider implements TtsProvider {
   }
 
   private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream'): Promise<T> {
-    const bounds = this.bounds(request);
-    // A call is cut at the deadline; a stream only until its first chunk (a slow reader may then make it last longer).
-    const attemptRequest = kind === 'call' && bounds.signal !== request.signal ? { ...request, signal: bounds.signal, deadline: bounds.deadline } : request;
-    const call = () => this.withRetries(attemptRequest, bounds, attempt);
-    if (!this.breaker) return call().finally(bounds.dispose);
+    // A request without a deadline gets the default one.
+    const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };
+    const call = () => this.withRetries(request, bounds, attempt);
+    if (!this.breaker) return call();
     const running = this.breaker.execute(call);
+    if (this.breaker.state() !== 'half-open') return running;
     // A half-open circuit makes callers wait for its trial: never past their own deadline.
-    return (this.breaker.state() === 'half-open' ? untilAborted(running, bounds.signal, this.options.instanceId) : running).finally(bounds.dispose);
+    const wait = this.boundedLink(request.signal, bounds);
+    return untilAborted(running, wait.signal, this.options.instanceId).finally(() => wait.dispose());
   }
 
-  /** The request's deadline and a signal that aborts at it; a request without one gets the default. */
-  private bounds(request: ProviderSynthesisRequest): Bounds {
-    if (request.deadline !== undefined) return { signal: request.signal, deadline: request.deadline, dispose: NOTHING_TO_DISPOSE };
-    const timeoutMs = this.options.defaultTimeoutMs;
-    const bound = new LinkedAbort([request.signal], timeoutMs);
-    return { signal: bound.signal, deadline: Date.now() + timeoutMs, dispose: () => bound.dispose() };
+  /** A signal that follows `parent` and, when the clock is this layer's, aborts at the deadline. */
+  private boundedLink(parent: AbortSignal, bounds: Bounds): LinkedAbort {
+    return bounds.ownClock ? new LinkedAbort([parent], Math.max(0, bounds.deadline - Date.now())) : new LinkedAbort([parent]);
   }
 
   private async withRetries<T>(request: ProviderSynthesisRequest, bounds: Bounds, attempt: (request: ProviderSynthesisRequest) => Promise<T>): Promise<T> {
     const { instanceId, policy } = this.options;
-    const { signal, deadline } = bounds;
+    const { deadline } = bounds;
     let delayMs = 0;
     try {
       return await this.retryPolicy.execute(async ({ attempt: retriesSoFar }) => {
-        await pause(delayMs, signal, instanceId);
+        // Each attempt (its pause first) on a signal of its own, which also keeps the deadline: the
+        // provider's abort listeners go away with it, and a failed or abandoned attempt is told to
+        // stop without stopping the next one. A successful stream keeps following the caller (its
+        // body is read later), no longer the clock: a slow reader may make it last longer.
+        const link = this.boundedLink(request.signal, bounds);
+        const signal = link.signal;
         try {
-          // Each attempt on its own child signal: the provider's abort listeners go away with it.
-          // A successful attempt keeps following the caller (a stream's body is read later); a
-          // failed or abandoned one is told to stop and lets go.
+          await pause(delayMs, signal, instanceId);
           const started = process.hrtime.bigint();
-          const child = new LinkedAbort([request.signal]);
-          const result = await untilAborted(attempt({ ...request, signal: child.signal }), signal, instanceId).catch((error: unknown) => {
-            child.abort(signal.aborted ? signal.reason : error);
+          // A call is cut at the deadline, and told when it is; a stream only until its first chunk.
+          const attemptRequest = bounds.kind === 'call' && bounds.ownClock ? { ...request, signal, deadline } : { ...request, signal };
+          const result = await untilAborted(attempt(attemptRequest), signal, instanceId).catch((error: unknown) => {
             this.reportAttempt(started, error);
             throw error;
           });
           this.reportAttempt(started);
+          if (bounds.kind === 'call') link.dispose();
+          else link.stopClock();
           return result;
         } catch (error) {
-          const failure = abortedByDeadline(signal) ? deadlineError(instanceId, error) : error;
           // Once the deadline fired or the caller left, nothing more is tried (timers and clocks may disagree by a millisecond).
-          if (signal.aborted || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
+          const stopped = signal.aborted;
+          const failure = abortedByDeadline(signal) ? deadlineError(instanceId, error) : error;
+          link.abort(stopped ? signal.reason : error);
+          if (stopped || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
           // A retry that could only start after the deadline would be wasted: answer now.
           if (Date.now() + delayMs >= deadline) throw failure;

@@ -61,4 +61,57 @@ describe('core/resilience ResilientProvider: streams', () => {
     expect(seen).to.deep.equal([1]);
     expect(inner.streams).to.equal(1);
   });
+
+  /** A provider whose streams each record their signal; the first chunk waits `firstChunkMs`, later ones `laterChunkMs`. */
+  class TimedStreams extends ScriptedProvider {
+    readonly signals: AbortSignal[] = [];
+    constructor(private readonly plan: { failFirst: boolean; firstChunkMs: number; laterChunkMs: number }) {
+      super([ok]);
+    }
+
+    async synthesizeStream(attempt: { signal: AbortSignal }): Promise<ProviderAudioStream> {
+      this.signals.push(attempt.signal);
+      const failing = this.plan.failFirst && this.signals.length === 1;
+      const { firstChunkMs, laterChunkMs } = this.plan;
+      async function* chunks() {
+        await new Promise((resolve) => setTimeout(resolve, firstChunkMs));
+        if (failing) throw upstreamFailure(503);
+        yield bytes(1);
+        await new Promise((resolve) => setTimeout(resolve, laterChunkMs));
+        yield bytes(2);
+      }
+      return { format: 'pcm', sampleRate: 24_000, warnings: [], chunks: chunks() };
+    }
+  }
+
+  const wrapWithDeadline = (inner: TtsProvider, defaultTimeoutMs: number) =>
+    new ResilientProvider(inner, { instanceId: 'streaming', policy: policy(), logger: recordingLogger([]), defaultTimeoutMs, random: () => 0 });
+
+  it('tells a failed attempt to stop, and not the retry that follows it', async () => {
+    const inner = new TimedStreams({ failFirst: true, firstChunkMs: 1, laterChunkMs: 1 });
+    const stream = await wrapWithDeadline(inner, 30_000).synthesizeStream!(request());
+    expect(await collect(stream)).to.deep.equal([1, 2]);
+    expect(inner.signals).to.have.length(2);
+    expect(inner.signals[0].aborted).to.equal(true);
+    expect(inner.signals[1].aborted).to.equal(false);
+  });
+
+  it('bounds a stream by the deadline until its first chunk only: a stream may then last longer', async () => {
+    const inner = new TimedStreams({ failFirst: false, firstChunkMs: 1, laterChunkMs: 120 });
+    const stream = await wrapWithDeadline(inner, 60).synthesizeStream!(request());
+    expect(await collect(stream)).to.deep.equal([1, 2]);
+    expect(inner.signals[0].aborted).to.equal(false);
+  });
+
+  it("aborts a stream's signal at the deadline while its first chunk is awaited, and when the caller leaves after", async () => {
+    const slow = new TimedStreams({ failFirst: false, firstChunkMs: 500, laterChunkMs: 1 });
+    await expectGatewayError(wrapWithDeadline(slow, 40).synthesizeStream!(request()), 'TTS_ERR_TIMEOUT');
+    expect(slow.signals[0].aborted).to.equal(true);
+
+    const caller = new AbortController();
+    const following = new TimedStreams({ failFirst: false, firstChunkMs: 1, laterChunkMs: 1 });
+    await wrapWithDeadline(following, 30_000).synthesizeStream!(request({ signal: caller.signal }));
+    caller.abort();
+    expect(following.signals[0].aborted).to.equal(true);
+  });
 });
