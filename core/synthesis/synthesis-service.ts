@@ -28,6 +28,13 @@ const STREAM_LOOK_AHEAD = 2;
  * concurrent streams hold one chunk's audio each, not three.
  */
 const STREAM_CALLS_AHEAD = 8;
+/** A stream's start (its first piece), bounded by one deadline whichever targets it falls back to. */
+interface StreamStart {
+  readonly deadline: number;
+  /** Set when a target's start was cut by the deadline: a 504, and no further fallback. */
+  timedOut: boolean;
+}
+
 /** Listeners on a stream's signal besides its chunks' calls: the audio session's job, the provider stream, the pieces. */
 const LISTENERS_BESIDE_CHUNKS = 10;
 
@@ -77,7 +84,7 @@ export class SynthesisService {
     const signal = bound.signal;
     try {
       this.durationLimit?.checkText(request.text, request.speed);
-      return await this.withFallback(request, context.requestId, signal, async (target) => {
+      return await this.withFallback(request, context.requestId, () => signal.aborted, async (target) => {
         const prepared = await this.prepare(request, target, signal);
         const plan = this.plan(prepared);
         const applied = appliedOf(plan);
@@ -114,29 +121,27 @@ export class SynthesisService {
    * few ahead of the one read.
    */
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream> {
-    // Bounds the start only (the first piece): let go of once the stream is handed on.
-    const start = new LinkedAbort([context.signal], this.options.timeoutMs);
-    const startSignal = start.signal;
+    const start: StreamStart = { deadline: Date.now() + this.options.timeoutMs, timedOut: false };
     try {
       this.durationLimit?.checkText(request.text, request.speed);
-      return await this.withFallback(request, context.requestId, startSignal, (target) => this.streamOn(request, target, context, startSignal));
+      const stopped = () => context.signal?.aborted === true || start.timedOut;
+      return await this.withFallback(request, context.requestId, stopped, (target) => this.streamOn(request, target, context, start));
     } catch (error) {
-      throw this.explain(error, context.signal, abortedByDeadline(startSignal));
-    } finally {
-      start.dispose();
+      throw this.explain(error, context.signal, start.timedOut);
     }
   }
 
-  private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, startSignal: AbortSignal): Promise<SynthesisStream> {
-    // Aborts when the client leaves or the stream is stopped early.
-    const stop = new LinkedAbort([context.signal]);
+  private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, start: StreamStart): Promise<SynthesisStream> {
+    // Aborts when the client leaves, the stream is stopped early, or its start runs past the
+    // deadline: the clock stops once the first piece is ready.
+    const stop = new LinkedAbort([context.signal], Math.max(0, start.deadline - Date.now()));
     const signal = stop.signal;
     const progress: StreamProgress = { bytes: 0 };
     // The first provider audio, once checked: a mislabelled one is named in `X-TTS-Applied`.
     let firstAudio: CheckedChunk | undefined;
     let pieces: AsyncGenerator<Uint8Array> | undefined;
     try {
-      const prepared = await this.prepare(request, target, startSignal);
+      const prepared = await this.prepare(request, target, signal);
       const plan = this.streamPlan(prepared);
       // Each chunk's call stays linked to the stream's signal until the stream ends (work a call
       // left behind stops with it): one listener per chunk by design, not a leak to warn about.
@@ -160,13 +165,15 @@ export class SynthesisService {
         provider: prepared.resolved.instance.instanceId,
         signal,
         progress,
-        startDeadline: Date.now() + this.options.timeoutMs,
+        startDeadline: start.deadline,
         checkDuration: (seconds) => this.durationLimit?.check(seconds),
       });
-      const first = await abortable(pieces.next(), startSignal);
+      const first = await abortable(pieces.next(), signal);
+      stop.stopClock();
       const checked = appliedAfterCheck(applied, request.format, firstAudio);
       return { ...this.describe(prepared, checked), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
     } catch (error) {
+      if (abortedByDeadline(signal)) start.timedOut = true;
       stop.abort();
       void pieces?.return(undefined).catch(() => undefined);
       throw error;
@@ -178,14 +185,14 @@ export class SynthesisService {
    * have (retryable: 5xx, timeout, rate limit, open breaker) falls to the next target; the
    * client's own errors, a cancel and a passed deadline do not.
    */
-  private async withFallback<Result>(request: SynthesisRequest, requestId: string, signal: AbortSignal, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
+  private async withFallback<Result>(request: SynthesisRequest, requestId: string, stopped: () => boolean, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
     const targets = this.routes ? this.routes.targets(request.model, request.voice) : [{ model: request.model, voice: request.voice }];
     for (let index = 0; ; index += 1) {
       try {
         return await attempt(targets[index]);
       } catch (error) {
         const last = index === targets.length - 1;
-        if (last || signal.aborted || !isGatewayError(error) || !error.retryable) throw error;
+        if (last || stopped() || !isGatewayError(error) || !error.retryable) throw error;
         this.logger.warn('falling back to the next target', { requestId, model: request.model, failed: targets[index].model, next: targets[index + 1].model, code: error.code });
       }
     }

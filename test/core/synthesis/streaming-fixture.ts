@@ -47,6 +47,8 @@ interface FixtureOptions {
   readonly synthesize?: (request: ProviderSynthesisRequest, index: number) => Promise<Uint8Array>;
   readonly synthesizeStream?: (request: ProviderSynthesisRequest) => Promise<ProviderAudioStream>;
   readonly chunkConcurrency?: number;
+  /** The synthesis deadline; 5 s unless a test needs it to pass. */
+  readonly timeoutMs?: number;
   readonly router?: ModelRouter;
   /** Calls to this model fail with this error. */
   readonly failing?: { readonly model: string; readonly error: GatewayError };
@@ -106,7 +108,7 @@ export function fixture(options: FixtureOptions = {}) {
     },
   };
   const sink = { save: async () => ({ fileName: 'f', size: 0 }) };
-  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: 5_000 }, options.router);
+  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
   return { service, recorder };
 }
 

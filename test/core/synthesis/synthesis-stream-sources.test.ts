@@ -98,6 +98,23 @@ describe('core/synthesis streaming: provider streams, formats and routes', () =>
       expect(recorder.requests).to.have.length(1);
     });
 
+    it('answers 504 when the first piece is not ready by the deadline, stops the call, and does not fall back', async () => {
+      const signals: AbortSignal[] = [];
+      const { service, recorder } = fixture({
+        router: narrator,
+        timeoutMs: 50,
+        synthesize: (call) =>
+          new Promise((_resolve, reject) => {
+            signals.push(call.signal);
+            call.signal.addEventListener('abort', () => reject(new GatewayError('TTS_ERR_UPSTREAM', 'the call was cut')));
+          }),
+      });
+      const code = await service.stream(request({ model: 'narrator', voice: 'calm', text: 'Short.' }), { requestId: 'f4' }).then(() => 'resolved', (error: GatewayError) => error.code);
+      expect(code).to.equal('TTS_ERR_TIMEOUT');
+      expect(recorder.requests).to.have.length(1);
+      expect(signals[0].aborted).to.equal(true);
+    });
+
     it('falls back for whole files too, and fails with the last error when every target fails', async () => {
       const { service, recorder } = fixture({ router: narrator, failing: { model: 'acme-1', error: new GatewayError('TTS_ERR_UNAVAILABLE', 'breaker open', { retryAfterSeconds: 30 }) } });
       const result = await service.synthesize(request({ model: 'narrator', voice: 'calm', text: 'Short.', format: 'wav' }), { requestId: 'f3' });

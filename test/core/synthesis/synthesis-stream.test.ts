@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../../core';
+import { abortedByDeadline } from '../../../core/abort/linked-abort';
 import { collect, fixture, gate, LONG_TEXT, request, wavBytes } from './streaming-fixture';
 
 describe('core/synthesis streaming', () => {
@@ -63,6 +64,21 @@ describe('core/synthesis streaming', () => {
     expect(firstPiece).to.be.greaterThan(-1);
     expect(firstPiece).to.be.lessThan(lastFinished);
     expect(count).to.equal(recorder.requests.length);
+  });
+
+  it('lets a started stream outlast the deadline: its start is bounded, not a slow reader', async () => {
+    const { service, recorder } = fixture({ timeoutMs: 50 });
+    const stream = await service.stream(request(), { requestId: 'r-late', signal: new AbortController().signal });
+    const iterator = stream.chunks[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    // The reader pauses past the deadline before it reads on.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const pieces = [first.value as Uint8Array];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) pieces.push(next.value);
+    expect(recorder.requests.length).to.be.greaterThan(2);
+    // The calls ahead are cancelled when the stream ends (by design), never by the clock.
+    expect(recorder.requests.some((call) => abortedByDeadline(call.signal))).to.equal(false);
+    expect(Buffer.concat(pieces).toString().endsWith('tail;')).to.equal(true);
   });
 
   it('synthesizes only a bounded number of chunks ahead of a reader that does not read', async () => {
