@@ -1,4 +1,4 @@
-import { isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type CacheStatus, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
+import { codePointCount, isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type CacheStatus, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
 
 export interface SynthesisObservers {
@@ -27,7 +27,7 @@ class Observation {
     this.provider = observers.providerOf(request.model);
     // A model nobody serves is the client's typo: never a label of its own.
     this.labels = { model: observers.isServed(request.model) ? request.model : UNKNOWN_LABEL, provider: this.provider ?? UNKNOWN_LABEL };
-    this.characters = [...request.text].length;
+    this.characters = codePointCount(request.text);
   }
 
   seconds(): number {

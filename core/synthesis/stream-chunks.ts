@@ -1,4 +1,4 @@
-import { splitText, type ChunkLimits } from './text-splitter';
+import { fitsWithin, splitText, type ChunkLimits } from './text-splitter';
 
 /** The first chunk of a stream is short (a sentence or a clause), so audio starts after one short call. */
 const FIRST_CHUNK_CHARS = 60;
@@ -31,12 +31,4 @@ export function splitForStreaming(text: string, limits: ChunkLimits): string[] {
   }
   if (current.length > 0) chunks.push(current);
   return chunks;
-}
-
-const encoder = new TextEncoder();
-
-function fitsWithin(text: string, limits: ChunkLimits): boolean {
-  let codePoints = 0;
-  for (const _ of text) codePoints += 1;
-  return codePoints <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
 }

@@ -1,3 +1,5 @@
+import { codePointCount } from './code-point-count';
+
 /**
  * Splits long text into chunks a provider accepts: at sentence boundaries first, then at
  * clause punctuation, then between words, and only as a last resort between code points
@@ -16,19 +18,14 @@ let wordSegmenter: Intl.Segmenter | undefined;
 const CLAUSE_END = /(?<=[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A])\s*/u;
 const encoder = new TextEncoder();
 
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-function fits(text: string, limits: ChunkLimits): boolean {
-  return codePoints(text) <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
+/** Whether `text` is within the model's limits, in code points and (when it has one) bytes. */
+export function fitsWithin(text: string, limits: ChunkLimits): boolean {
+  return codePointCount(text) <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
 }
 
 /** Breaks one piece that does not fit into smaller pieces, trying each granularity in turn. */
 function breakDown(piece: string, limits: ChunkLimits, level: number): string[] {
-  if (fits(piece, limits)) return [piece];
+  if (fitsWithin(piece, limits)) return [piece];
   const levels: ((text: string) => string[])[] = [
     (text) => [...(sentenceSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'sentence' })).segment(text)].map((segment) => segment.segment),
     (text) => text.split(CLAUSE_END).filter((part) => part.length > 0).map((part, index, parts) => (index < parts.length - 1 ? `${part} ` : part)),
@@ -50,7 +47,7 @@ function pack(pieces: readonly string[], limits: ChunkLimits): string[] {
   const chunks: string[] = [];
   let current = '';
   for (const piece of pieces) {
-    if (current.length > 0 && !fits(current + piece, limits)) {
+    if (current.length > 0 && !fitsWithin(current + piece, limits)) {
       chunks.push(current);
       current = '';
     }
