@@ -31,10 +31,10 @@ export function headerRecord(init: RequestInit['headers']): Record<string, strin
 
 /** `raw` as a `Headers`, each repeated header's values appended in order. */
 export function headersOfRaw(raw: RawHeaders): Headers {
-  let repeated = false;
-  for (const name in raw) if (typeof raw[name] !== 'string') repeated = true;
+  let allStrings = true;
+  for (const name in raw) if (typeof raw[name] !== 'string') allStrings = false;
   // One constructor call is cheaper than an append per header.
-  if (!repeated) return new Headers(raw as Record<string, string>);
+  if (allStrings) return new Headers(raw as Record<string, string>);
   const headers = new Headers();
   for (const name in raw) {
     const value = raw[name];

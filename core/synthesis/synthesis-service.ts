@@ -28,15 +28,15 @@ const STREAM_LOOK_AHEAD = 2;
  * concurrent streams hold one chunk's audio each, not three.
  */
 const STREAM_CALLS_AHEAD = 8;
+/** Listeners on a stream's signal besides its chunks' calls: the audio session's job, the provider stream, the pieces. */
+const LISTENERS_BESIDE_CHUNKS = 10;
+
 /** A stream's start (its first piece), bounded by one deadline whichever targets it falls back to. */
 interface StreamStart {
   readonly deadline: number;
   /** Set when a target's start was cut by the deadline: a 504, and no further fallback. */
   timedOut: boolean;
 }
-
-/** Listeners on a stream's signal besides its chunks' calls: the audio session's job, the provider stream, the pieces. */
-const LISTENERS_BESIDE_CHUNKS = 10;
 
 export interface SynthesisServiceOptions {
   /** Chunks of one request synthesized at the same time. */
