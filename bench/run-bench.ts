@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- audio|streaming|scale-out|http|overload]`: the audio engine, streaming,
- * scale-out, HTTP and overload benches, all of them by default. None is a test: they measure and print, and assert nothing.
+ * `npm run bench [-- audio|streaming|scale-out|http|overload|paired]`: the audio engine, streaming,
+ * scale-out, HTTP and overload benches, all of them by default (`paired`, two builds side by side,
+ * only when named). None is a test: they measure and print, and assert nothing.
  */
 import { runAudioEngineBench } from './audio-engine-bench';
 import { runHttpBench } from './http/http-bench';
@@ -13,15 +14,20 @@ const SECTIONS: Readonly<Record<string, () => Promise<void>>> = {
   http: runHttpBench,
   overload: async () => (await import('./overload-bench')).runOverloadBench(),
 };
+/** Run only when named: it needs another build to compare with. */
+const ON_REQUEST: Readonly<Record<string, () => Promise<void>>> = {
+  paired: async () => (await import('./http/paired-bench')).runPairedBench(),
+};
 
 async function main(): Promise<void> {
   const selected = process.argv.slice(2);
-  const unknown = selected.filter((name) => !(name in SECTIONS));
-  if (unknown.length > 0) throw new Error(`unknown bench ${unknown.join(', ')}; choose from ${Object.keys(SECTIONS).join(', ')}`);
+  const all = { ...SECTIONS, ...ON_REQUEST };
+  const unknown = selected.filter((name) => !(name in all));
+  if (unknown.length > 0) throw new Error(`unknown bench ${unknown.join(', ')}; choose from ${Object.keys(all).join(', ')}`);
   const names = selected.length > 0 ? selected : Object.keys(SECTIONS);
   for (const [index, name] of names.entries()) {
     if (index > 0) console.log('');
-    await SECTIONS[name]();
+    await all[name]();
   }
 }
 

@@ -9,10 +9,11 @@
  * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there),
  * BENCH_GATEWAY_MAIN (another build's dist/server/main.js, to compare two versions alike).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exchange, firstJsonLine, freePort, startNode, waitForFirstAnswer, type RunningProcess } from './child-process';
+import { gatewayEnvironment, register, writeGatewayConfig } from './gateway-setup';
 import { runLoad, type LoadResult } from './load';
 import { measureDurableWrite } from './durable-write-baseline';
 import { readProcess } from './process-meter';
@@ -48,13 +49,6 @@ const profileDirectory = process.env.BENCH_PROFILE_DIR;
 const median = (values: readonly number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
-function gatewayEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', ...extra };
-  delete environment.TTS_GATEWAY_CONFIG;
-  delete environment.PUBLIC_BASE_URL;
-  return environment;
-}
-
 function gatewayArguments(configFile?: string): string[] {
   const profile = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDirectory)}`] : [];
   return [...profile, GATEWAY_MAIN, ...(configFile ? ['--config', configFile] : [])];
@@ -83,32 +77,6 @@ async function measureStartup(work: string): Promise<StartupFigures> {
     }
   }
   return { firstAnswerMs: median(answers), rssBytes: median(memory) };
-}
-
-function writeGatewayConfig(folder: string, port: number, upstream: string): string {
-  const file = join(folder, 'tts-gateway.config.json');
-  const config = {
-    server: { port, host: '127.0.0.1' },
-    storage: { path: join(folder, 'audio') },
-    database: { url: `sqlite:${join(folder, 'gateway.db')}` },
-    logging: { level: 'info', format: 'json' },
-    providers: [
-      { plugin: 'espeak' },
-      { plugin: 'openai-compatible', id: 'standin', options: { baseUrl: upstream, models: ['tts-1'], voices: ['alloy'], modelPrefix: 'standin', formats: ['mp3'] } },
-    ],
-  };
-  writeFileSync(file, JSON.stringify(config, null, 2));
-  return file;
-}
-
-async function register(gateway: string): Promise<string> {
-  const answer = await exchange(`${gateway}/api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark password' }),
-  });
-  if (answer.status !== 200) throw new Error(`registration failed with ${answer.status}: ${answer.body}`);
-  return (JSON.parse(answer.body) as { data: { apiKey: string } }).data.apiKey;
 }
 
 /** Whether the gateway has `/v1/audio/speech`: a gateway without it answers its "No route" 404. */
