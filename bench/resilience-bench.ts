@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResiliencePolicy } from '../config/types';
 import type { ProviderAudio, ProviderSynthesisRequest, TtsProvider } from '../core/plugin/contract';
 import { ResilientProvider } from '../core/resilience';
+import { median } from './median';
 
 const ROUNDS = 20;
 const CALLS_PER_ROUND = 2_000;
@@ -39,11 +40,6 @@ async function sample(provider: TtsProvider, withDeadline: boolean, into: number
     await provider.synthesize(synthesisRequest);
     into.push(performance.now() - started);
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {

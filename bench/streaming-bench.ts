@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { MEGABYTE, peakSampler, sentences, startGatewayChild, type GatewayChild } from './gateway-child';
+import { median } from './median';
 
 /** One streamed request: milliseconds to the first byte and to the end, and the bytes. */
 async function timedStream(port: number, apiKey: string, input: string, format: string): Promise<{ firstByte: number; total: number; bytes: number }> {
@@ -26,7 +27,6 @@ async function timedStream(port: number, apiKey: string, input: string, format: 
   return { firstByte, total: performance.now() - start, bytes };
 }
 
-const median = (values: number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 const verdict = (holds: boolean): string => (holds ? 'holds' : 'MISSED');
 
 async function firstByteShare(port: number, apiKey: string): Promise<void> {

@@ -3,6 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exchange } from './child-process';
 
+/** How long a gateway (or the stand-in) may take to answer its first request. */
+export const START_TIMEOUT_MS = 30_000;
+
 /** The bench's own environment as `npm start` would see it in production, without a config of the caller's. */
 export function gatewayEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', ...extra };

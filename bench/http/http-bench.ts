@@ -13,13 +13,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exchange, firstJsonLine, freePort, startNode, waitForFirstAnswer, type RunningProcess } from './child-process';
-import { gatewayEnvironment, register, writeGatewayConfig } from './gateway-setup';
+import { gatewayEnvironment, register, START_TIMEOUT_MS, writeGatewayConfig } from './gateway-setup';
 import { runLoad, type LoadResult } from './load';
 import { measureDurableWrite } from './durable-write-baseline';
 import { readProcess } from './process-meter';
 import { SCENARIO_NAMES, scenarios, speechRouteProbe, ttsSync, type Endpoints, type Scenario } from './scenarios';
 import { writeSpeechMp3 } from './speech-fixture';
 import { addedP50, addedP99, checkTargets, share, type Measurement, type StartupFigures } from './targets';
+import { median } from '../median';
 
 const DIST = resolve(__dirname, '..', '..');
 const GATEWAY_MAIN = process.env.BENCH_GATEWAY_MAIN ? resolve(process.env.BENCH_GATEWAY_MAIN) : join(DIST, 'server', 'main.js');
@@ -36,7 +37,6 @@ const GATEWAY_WARM_UP_SECONDS = 2;
  */
 const GATEWAY_WARM_START_SECONDS = 3;
 const WARM_START_CONNECTIONS = 32;
-const START_TIMEOUT_MS = 30_000;
 const STARTUP_TRIALS = 3;
 /** How long after its first answer the zero-config gateway's memory is read. */
 const SETTLE_MS = 1000;
@@ -46,7 +46,6 @@ const measuredSeconds = Number(process.env.BENCH_SECONDS ?? 3);
 const only = process.env.BENCH_ONLY;
 const profileDirectory = process.env.BENCH_PROFILE_DIR;
 
-const median = (values: readonly number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 function gatewayArguments(configFile?: string): string[] {

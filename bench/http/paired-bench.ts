@@ -13,13 +13,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { firstJsonLine, freePort, startNode, waitForFirstAnswer, type RunningProcess } from './child-process';
-import { gatewayEnvironment, register, writeGatewayConfig } from './gateway-setup';
+import { gatewayEnvironment, register, START_TIMEOUT_MS, writeGatewayConfig } from './gateway-setup';
 import { runLoad } from './load';
 import { readProcess } from './process-meter';
 import { SCENARIO_NAMES, scenarios, type Scenario } from './scenarios';
 import { writeSpeechMp3 } from './speech-fixture';
+import { median } from '../median';
 
-const START_TIMEOUT_MS = 30_000;
 /** Each gateway serves the scenario this long before the first round: V8 is still compiling before. */
 const WARM_UP_SECONDS = 6;
 
@@ -30,8 +30,6 @@ interface Contender {
   readonly cpuMsPerRequest: number[];
   readonly p50Ms: number[];
 }
-
-const median = (values: readonly number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 
 async function startContender(label: string, main: string, work: string, upstream: string, scenarioName: string): Promise<Contender> {
   const folder = join(work, label);
