@@ -107,6 +107,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   const startedAudioProcessor = (): AudioProcessor =>
     (audioProcessor ??= new AudioProcessor({
       workers: audioWorkers,
+      ffmpegPath: config.audio.ffmpegPath,
       // A worker can get through about a one-second job per second of the deadline: more would only wait to time out.
       maxQueuedTasks: config.synthesis.maxQueuedTasks ?? audioWorkers * Math.ceil(config.synthesis.timeoutMs / 1000),
     }));
@@ -148,7 +149,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       (scope) =>
         new SynthesisService(
           modelDirectory(scope.resolve<Catalog>(TOKENS.catalog)),
-          lazyAudioEngine(startedAudioProcessor),
+          lazyAudioEngine(startedAudioProcessor, config.audio),
           audioSink(scope.resolve<AudioStore>(TOKENS.audioStore), ownerRecording(config)),
           logger,
           { chunkConcurrency: config.synthesis.chunkConcurrency, timeoutMs: config.synthesis.timeoutMs, maxAudioSeconds: config.synthesis.maxAudioDurationMs / 1000 },

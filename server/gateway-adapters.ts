@@ -1,12 +1,14 @@
 import {
   decodableFormats,
   encodableFormats,
+  probeFfmpegInBackground,
   type AudioEngine,
   type AudioProcessor,
   type AudioFormat,
   type AudioSink,
   type AudioStore,
   type CacheStorage,
+  type CodecOptions,
   type Catalog,
   type ModelDirectory,
 } from '../core';
@@ -35,19 +37,26 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
 }
 
 /**
- * The same, with the processor (and so its worker threads) made by `start` at its first job, and
- * the formats read at the first synthesis, not at start: knowing whether aac is possible runs
- * ffmpeg once.
+ * The same, with the processor (and so its worker threads) made by `start` at its first job.
+ * Whether aac is possible (ffmpeg runs) is asked from here on, in the background: asked at the
+ * first synthesis instead, the probe held every request for as long as ffmpeg took to start
+ * (half a second measured on 2 cores).
  */
-export function lazyAudioEngine(start: () => AudioProcessor): AudioEngine {
+export function lazyAudioEngine(start: () => AudioProcessor, codecs: CodecOptions): AudioEngine {
   let decodable: readonly AudioFormat[] | undefined;
   let encodable: readonly AudioFormat[] | undefined;
+  let formatsPending: Promise<void> | undefined = probeFfmpegInBackground(codecs).then(() => {
+    formatsPending = undefined;
+  });
   return {
+    get formatsPending() {
+      return formatsPending;
+    },
     get decodableFormats() {
-      return (decodable ??= decodableFormats());
+      return (decodable ??= decodableFormats(codecs));
     },
     get encodableFormats() {
-      return (encodable ??= encodableFormats());
+      return (encodable ??= encodableFormats(codecs));
     },
     process: (job, signal) => start().process(job, signal),
     reserveProcessing: (output, audioSeconds, deadline) => start().reserve(output, audioSeconds, deadline),

@@ -16,7 +16,7 @@ export type { EncodedAudio } from './encode/encoded-audio';
 export type { StreamEncoder } from './encode/stream-encoder';
 export { createStreamEncoder } from './encode/create-stream-encoder';
 export { encoderInputRate } from './encode/encoder-rates';
-export { probeFfmpeg, aacAvailable, type FfmpegProbe } from './ffmpeg/ffmpeg-probe';
+export { probeFfmpeg, probeFfmpegInBackground, aacAvailable, type FfmpegProbe } from './ffmpeg/ffmpeg-probe';
 // The stream types (AudioStreamSpec, AudioStreamSession, EncodedPiece) are the synthesis ports' own;
 // core/audio/stream/audio-stream-types.ts re-exports them from there.
 export { AudioStreamPipeline } from './stream/audio-stream-pipeline';

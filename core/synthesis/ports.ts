@@ -67,6 +67,11 @@ export interface ProcessingReservation {
 export interface AudioEngine {
   readonly decodableFormats: readonly AudioFormat[];
   readonly encodableFormats: readonly AudioFormat[];
+  /**
+   * Present while the two lists above are still being found out (whether the host's ffmpeg runs
+   * decides aac, and is asked once, off the event loop): a plan waits for it rather than block.
+   */
+  readonly formatsPending?: Promise<void>;
   process(
     job: { inputs: readonly AudioChunk[]; speed: number; pitch: number; volume: number; output: AudioFormat },
     control?: WorkControl,

@@ -201,6 +201,8 @@ export class SynthesisService {
   /** Resolves one target's model and checks its voice. */
   private async prepare(request: SynthesisRequest, served: RouteTarget, signal: AbortSignal): Promise<Prepared> {
     const servedRequest = { ...request, model: served.model, voice: served.voice };
+    // Only just after start: the engine's formats, read by the plan, are still being found out.
+    if (this.audioEngine.formatsPending) await this.audioEngine.formatsPending;
     const resolved = await this.directory.resolve(served.model);
     await this.directory.ensureVoice(served.model, served.voice, signal);
     const takesInstructions = resolved.modelInfo.capabilities.instructions === true;

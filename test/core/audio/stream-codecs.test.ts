@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { AudioFormat } from '../../../core/audio/audio-format';
 import { AacStreamDecoder } from '../../../core/audio/decode/aac-decoder';
@@ -8,7 +12,7 @@ import { encodeAudio } from '../../../core/audio/encode/encode-audio';
 import { encoderInputRate } from '../../../core/audio/encode/encoder-rates';
 import { resample } from '../../../core/audio/dsp/resample';
 import { FfmpegPipe } from '../../../core/audio/ffmpeg/ffmpeg-pipe';
-import { probeFfmpeg } from '../../../core/audio/ffmpeg/ffmpeg-probe';
+import { probeFfmpeg, probeFfmpegInBackground } from '../../../core/audio/ffmpeg/ffmpeg-probe';
 import { GatewayError } from '../../../core/errors';
 import { decodeForTest, durationSeconds, medianF0, rms } from '../../support/audio-analysis';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
@@ -161,6 +165,33 @@ describe('audio stream codecs', function () {
       const missing = probeFfmpeg({ ffmpegPath: '/nonexistent/bin/ffmpeg' });
       expect(missing.available).to.equal(false);
       expect(missing.problem).to.contain('not found');
+    });
+
+    it('is probed in the background without holding the event loop, sharing one run per path', async () => {
+      // A path of its own (the same binary through a link), so that nothing cached answers.
+      const folder = mkdtempSync(join(tmpdir(), 'ffmpeg-probe-'));
+      try {
+        const linked = join(folder, 'ffmpeg');
+        symlinkSync(spawnSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).stdout.trim(), linked);
+        const first = probeFfmpegInBackground({ ffmpegPath: linked });
+        const second = probeFfmpegInBackground({ ffmpegPath: linked });
+        expect(second).to.equal(first);
+        // The event loop turns while ffmpeg starts: a timer set now fires before the probe settles.
+        const order: string[] = [];
+        setImmediate(() => order.push('event loop'));
+        const probe = await first.then((found) => (order.push('probe'), found));
+        expect(order).to.deep.equal(['event loop', 'probe']);
+        expect(probe.available, probe.problem).to.equal(true);
+        expect(probe.version).to.match(/^ffmpeg version/);
+        expect(probeFfmpeg({ ffmpegPath: linked })).to.equal(probe);
+        const missing = await probeFfmpegInBackground({ ffmpegPath: join(folder, 'missing') });
+        expect(missing).to.include({ available: false, problem: `${join(folder, 'missing')} was not found` });
+        const notFfmpeg = await probeFfmpegInBackground({ ffmpegPath: '/bin/true' });
+        expect(notFfmpeg.available).to.equal(false);
+        expect(notFfmpeg.problem).to.contain('did not answer like ffmpeg');
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
 
     it('kills the process on dispose, leaving nothing running', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { resolvedModel } from '../../support/resolved-model';
-import { GatewayError, SynthesisService, type AudioEngine, type AudioSink, type ModelDirectory, type ProviderSynthesisRequest, type SynthesisRequest, type TtsProvider } from '../../../core';
+import { GatewayError, SynthesisService, type AudioEngine, type AudioFormat, type AudioSink, type ModelDirectory, type ProviderSynthesisRequest, type SynthesisRequest, type TtsProvider } from '../../../core';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 
 const MP3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
@@ -13,7 +13,11 @@ interface Harness {
   saved: { format: string; size: number }[];
 }
 
-function harness(synthesize: (request: ProviderSynthesisRequest) => Promise<{ audio: Uint8Array; format: 'mp3' | 'wav' | 'pcm'; sampleRate?: number }>, timeoutMs = 5000): Harness {
+function harness(
+  synthesize: (request: ProviderSynthesisRequest) => Promise<{ audio: Uint8Array; format: 'mp3' | 'wav' | 'pcm'; sampleRate?: number }>,
+  timeoutMs = 5000,
+  adjustEngine: (engine: AudioEngine) => AudioEngine = (engine) => engine,
+): Harness {
   const calls: ProviderSynthesisRequest[] = [];
   const engineJobs: unknown[] = [];
   const saved: { format: string; size: number }[] = [];
@@ -49,7 +53,7 @@ function harness(synthesize: (request: ProviderSynthesisRequest) => Promise<{ au
       return { fileName: `file.${format}`, size: audio.byteLength };
     },
   };
-  return { service: new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: 2, timeoutMs }), calls, engineJobs, saved };
+  return { service: new SynthesisService(directory, adjustEngine(engine), sink, QUIET_LOGGER, { chunkConcurrency: 2, timeoutMs }), calls, engineJobs, saved };
 }
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'acme-model', voice: 'v1', text: 'Hello there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
@@ -91,6 +95,35 @@ describe('core/synthesis SynthesisService', () => {
     const test = harness(async () => ({ audio: new TextEncoder().encode('<html>oops</html>'), format: 'mp3' }));
     const error = await test.service.synthesize(request(), { requestId: 'r5' }).catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(GatewayError).with.property('status', 502);
+  });
+
+  it('plans only once the engine knows its formats, waiting for them rather than reading them early', async () => {
+    let known = false;
+    let learn!: () => void;
+    const pending = new Promise<void>((resolve) => {
+      learn = resolve;
+    });
+    const test = harness(
+      async () => ({ audio: MP3, format: 'mp3' }),
+      5000,
+      (engine) => ({
+        ...engine,
+        get formatsPending() {
+          return known ? undefined : pending;
+        },
+        get decodableFormats(): readonly AudioFormat[] {
+          if (!known) throw new Error('the formats were read before they were known');
+          return engine.decodableFormats;
+        },
+      }),
+    );
+    const result = test.service.synthesize(request(), { requestId: 'r-formats' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(test.calls).to.have.length(0);
+    known = true;
+    learn();
+    expect(await result).to.include({ fileName: 'file.mp3', size: MP3.byteLength });
+    expect(test.calls).to.have.length(1);
   });
 
   it('answers 404 for an unknown voice before calling the provider', async () => {
