@@ -31,9 +31,9 @@ export function createPooledFetch(): PooledFetch {
     (pool ??= import('undici').then((undici) => ({ undici, agent: new undici.Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN }) })));
   const pooled = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (closed) return globalThis.fetch(input, init);
-    const { undici, agent } = await open();
+    const { agent } = await open();
     const call = plainCall(input, init);
-    if (call) return fetchThroughRequest(undici, agent, call);
+    if (call) return fetchThroughRequest(agent, call);
     // The platform's fetch takes any undici Dispatcher; its typings name another copy of the type.
     return globalThis.fetch(input, { ...init, dispatcher: agent } as RequestInit);
   };

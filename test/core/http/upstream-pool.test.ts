@@ -103,7 +103,81 @@ describe('core/http createPooledFetch', () => {
     expect(await moved.text()).to.equal('unpacked');
   });
 
-  it('rejects when its signal aborts, and when nothing listens', async () => {
+  describe('redirects, followed as the platform fetch follows them', () => {
+    let other: Awaited<ReturnType<typeof startUpstream>>;
+    afterEach(() => other.close());
+
+    /** What the final upstream saw of the followed call, through `call`. */
+    async function followed(call: typeof fetch, path: string, init: RequestInit): Promise<unknown> {
+      const answer = await call(`${upstream.base}${path}`, init);
+      return { status: answer.status, seen: await answer.json() };
+    }
+
+    it('changes the method, body and headers as fetch does, and gives another origin no credentials', async () => {
+      const echo: Handler = (request, body, response) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ method: request.method, url: request.url, body, type: request.headers['content-type'] ?? null, authorization: request.headers.authorization ?? null }),
+        );
+      other = await startUpstream(echo);
+      upstream = await startUpstream((request, body, response) => {
+        const redirects: Record<string, [number, string]> = {
+          '/found': [302, '/echo?from=found'],
+          '/moved': [301, '/echo'],
+          '/see-other': [303, 'echo'],
+          '/temporary': [307, '/echo'],
+          '/permanent': [308, `${other.base}/elsewhere`],
+          '/away': [302, `${other.base}/elsewhere`],
+        };
+        const redirect = redirects[(request.url ?? '').split('?')[0]];
+        if (redirect) response.writeHead(redirect[0], { location: redirect[1] }).end('a body to skip');
+        else echo(request, body, response);
+      });
+      const post: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: '{"a":1}' };
+      const put: RequestInit = { ...post, method: 'PUT' };
+      for (const [path, init] of [
+        ['/found', post],
+        ['/moved', post],
+        ['/see-other', put],
+        ['/temporary', post],
+        ['/permanent', put],
+        ['/away', { ...post, method: 'GET', body: undefined }],
+      ] as const) {
+        const expected = await followed(globalThis.fetch, path, init);
+        expect(await followed(pooled.fetch, path, init), path).to.deep.equal(expected);
+      }
+      // What the platform's fetch does, spelled out: a POST redirected by 302 is a GET without a body or its type.
+      expect(await followed(pooled.fetch, '/found', post)).to.deep.equal({
+        status: 200,
+        seen: { method: 'GET', url: '/echo?from=found', body: '', type: null, authorization: 'Bearer k' },
+      });
+      expect(await followed(pooled.fetch, '/permanent', put)).to.deep.include({ seen: { method: 'PUT', url: '/elsewhere', body: '{"a":1}', type: 'application/json', authorization: null } });
+    });
+
+    it('rejects a redirect loop and a location fetch cannot follow, as fetch does', async () => {
+      other = await startUpstream(() => undefined);
+      let loopCalls = 0;
+      upstream = await startUpstream((request, body, response) => {
+        if (request.url === '/loop') (loopCalls += 1), response.writeHead(302, { location: '/loop' }).end();
+        else response.writeHead(302, { location: 'ftp://example.com/file' }).end();
+      });
+      const loopCallsOf: Record<string, number> = {};
+      for (const path of ['/loop', '/ftp']) {
+        const before = loopCalls;
+        const platform = await globalThis.fetch(`${upstream.base}${path}`).catch((error: unknown) => error);
+        const between = loopCalls;
+        const ours = await pooled.fetch(`${upstream.base}${path}`).catch((error: unknown) => error);
+        loopCallsOf[path] = between - before;
+        loopCallsOf[`${path}, ours`] = loopCalls - between;
+        expect(platform, path).to.be.instanceOf(TypeError);
+        expect(ours, path).to.be.instanceOf(TypeError);
+        expect((ours as Error).message).to.equal((platform as Error).message);
+      }
+      // The loop: 20 redirects followed, the 21st refused, by either.
+      expect(loopCallsOf).to.deep.equal({ '/loop': 21, '/loop, ours': 21, '/ftp': 0, '/ftp, ours': 0 });
+    });
+  });
+
+    it('rejects when its signal aborts, and when nothing listens', async () => {
     upstream = await startUpstream(() => undefined); // never answers
     const controller = new AbortController();
     const call = pooled.fetch(`${upstream.base}/hang`, { signal: controller.signal });
