@@ -12,11 +12,6 @@ export interface PooledFetch {
   close(): Promise<void>;
 }
 
-interface Pool {
-  readonly undici: typeof import('undici');
-  readonly agent: Agent;
-}
-
 /**
  * One keep-alive connection pool (an undici Agent: a pool per origin) for every provider's
  * calls. Plain calls (a URL, a string or byte body) go through undici's request API and come
@@ -25,13 +20,13 @@ interface Pool {
  * without upstream providers never pays.
  */
 export function createPooledFetch(): PooledFetch {
-  let pool: Promise<Pool> | undefined;
+  let pool: Promise<Agent> | undefined;
   let closed = false;
-  const open = (): Promise<Pool> =>
-    (pool ??= import('undici').then((undici) => ({ undici, agent: new undici.Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN }) })));
+  const open = (): Promise<Agent> =>
+    (pool ??= import('undici').then((undici) => new undici.Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN })));
   const pooled = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (closed) return globalThis.fetch(input, init);
-    const { agent } = await open();
+    const agent = await open();
     const call = plainCall(input, init);
     if (call) return fetchThroughRequest(agent, call);
     // The platform's fetch takes any undici Dispatcher; its typings name another copy of the type.
@@ -41,7 +36,7 @@ export function createPooledFetch(): PooledFetch {
     fetch: pooled as typeof fetch,
     close: async () => {
       closed = true;
-      if (pool) await (await pool).agent.close();
+      if (pool) await (await pool).close();
     },
   };
 }
