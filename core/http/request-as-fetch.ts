@@ -106,7 +106,8 @@ export async function fetchThroughRequest(dispatcher: Dispatcher, call: PlainCal
     });
     const location = rawHeader(answer.headers, 'location');
     if (!isRedirect(answer.statusCode, location)) return asResponse(answer, hop.method);
-    answer.body.resume();
+    // A redirect's body is never read: up to 128 KB is drained to keep the connection, more closes it.
+    answer.body.dump().catch(() => undefined);
     if (redirects === MAX_REDIRECTIONS) throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
     hop = redirectHop(hop, answer.statusCode, location);
   }
