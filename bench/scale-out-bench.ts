@@ -4,7 +4,8 @@
  * API-key authentication (a per-process key cache in both setups, PostgreSQL or SQLite behind it), the
  * limit check (requests per minute and characters per day of the account, rate-limiter-flexible
  * on Redis or in memory) and the result-cache lookup (the index in Redis or in memory). Target:
- * <= 0.3 ms added at p50 for the three in sequence. Not a test: it prints figures and whether
+ * <= 0.3 ms added at p50 for the three as a request makes them (the key first, then the limit
+ * check and the cache lookup at once). Not a test: it prints figures and whether
  * the target holds.
  */
 import { performance } from 'node:perf_hooks';
@@ -73,12 +74,11 @@ function cachedResult(): CachedResult {
   return { fileName: 'a9Kx2mQ7rT4vW8yB1cD5fG3hJ6kL0nP.mp3', size: 48_213, format: 'mp3', applied, provider: 'kokoro', servedBy: 'kokoro-tts-1/af_bella', instructionsIgnored: false, durationSeconds: 3.2 };
 }
 
-/** One request's shared-state work, in order: who asks, may they, is it cached. */
+/** One request's shared-state work, as the gateway does it: who asks, then whether they may and whether it is cached, at once. */
 function requestPath(accounts: AccountService, apiKey: string, limiter: SynthesisLimiter, index: ResultIndex): () => Promise<unknown> {
   return async () => {
     await accounts.authenticate(apiKey);
-    await limiter.admit(CALLER, 40);
-    return index.get(CACHE_KEY);
+    return Promise.all([limiter.admit(CALLER, 40), index.get(CACHE_KEY)]);
   };
 }
 
@@ -116,7 +116,7 @@ export async function runScaleOutBench(): Promise<void> {
     row('result-cache lookup (hit)', await measure(() => Promise.resolve(memoryIndex.get(CACHE_KEY))), await measure(() => redisIndex.get(CACHE_KEY)));
     const togetherEmbedded = await measure(requestPath(embedded.accounts, embedded.apiKey, memoryLimiter, memoryIndex));
     const togetherShared = await measure(requestPath(shared.accounts, shared.apiKey, redisLimiter, redisIndex));
-    row('together, in sequence', togetherEmbedded, togetherShared);
+    row('together, as a request', togetherEmbedded, togetherShared);
     const added = togetherShared.p50 - togetherEmbedded.p50;
     console.log(`added per request at p50: ${added.toFixed(3)} ms (target <= ${TARGET_MS} ms: ${added <= TARGET_MS ? 'met' : 'NOT met'})`);
   } finally {

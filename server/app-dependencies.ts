@@ -1,6 +1,6 @@
 import type { Logger } from 'winston';
 import type { GatewayConfig } from '../config/types';
-import type { AccountService, AudioStore, LoginThrottle, SynthesisLimiter, SynthesisContext, SynthesisRequest, SynthesisResult, SynthesisStream, VoiceInfo } from '../core';
+import type { AccountService, AudioStore, LoginThrottle, ResultLookup, SynthesisLimiter, SynthesisContext, SynthesisRequest, SynthesisResult, SynthesisStream, VoiceInfo } from '../core';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics';
 import type { ReadinessProbes } from './operations/readiness';
 
@@ -42,6 +42,8 @@ export interface AppDependencies {
   readonly listVoices: ListVoicesFunction;
   readonly synthesize: SynthesizeFunction;
   readonly stream: StreamFunction;
+  /** Starts the result cache's lookup for a request, passed to `synthesize` or `stream` in its context; absent when the cache is off. */
+  readonly lookUpResult?: (request: SynthesisRequest) => ResultLookup;
   /** Every model and alias with its owner, in the order of `listModels`. */
   readonly listModelEntries: () => Promise<readonly ModelEntry[]>;
   /** When the gateway started, in Unix seconds (OpenAI's `created`). */

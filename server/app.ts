@@ -2,7 +2,10 @@ import express from 'express';
 import { API_ROUTES, type ApiRouteId } from './api/api-routes';
 import { OPENAI_ROUTES } from './api/openai-routes';
 import { registerRoutes, type RouteHandler } from './api/register-routes';
-import type { AppDependencies } from './app-dependencies';
+import type { AppDependencies, SynthesisRequest } from './app-dependencies';
+import { lookAhead } from './middleware/look-ahead';
+import { speechSynthesisRequest } from './openai/speech-route';
+import type { SpeechBody } from './openai/speech-schema';
 import { accessLog } from './middleware/access-log';
 import { requireApiKey } from './middleware/api-key-auth';
 import { corsPolicy } from './middleware/cors-policy';
@@ -25,7 +28,7 @@ import { createPlaygroundPage } from './playground/playground-page';
 import { createAudioRoutes } from './routes/audio-routes';
 import { createAuthRoutes } from './routes/auth-routes';
 import { createToolsRoutes } from './routes/tools-routes';
-import { createTtsRoutes } from './routes/tts-routes';
+import { createTtsRoutes, ttsSynthesisRequest } from './routes/tts-routes';
 import { createUsageRoutes } from './routes/usage-routes';
 import { createRequestAjv } from './validation/ajv-instance';
 import { checkSynthesisText } from './validation/synthesis-text';
@@ -46,9 +49,18 @@ export function createApp(dependencies: AppDependencies): express.Application {
   const apiKey = requireApiKey(accounts);
   const auth = createAuthRoutes(accounts, dependencies.loginThrottle);
   const usage = createUsageRoutes(accounts);
-  // Limits count the text's characters, so the text is checked (400) before anything is counted.
-  const ttsLimits = limitSynthesis(dependencies.limiter, (request) => checkSynthesisText((request.body as { text: string }).text));
-  const speechLimits = limitSynthesis(dependencies.limiter, (request) => checkSynthesisText((request.body as { input: string }).input, 'input'));
+  // Limits count the text's characters, so the text is checked (400) before anything is counted;
+  // the result cache's lookup starts beside the check.
+  const ttsLimits = limitSynthesis(
+    dependencies.limiter,
+    (request) => checkSynthesisText((request.body as { text: string }).text),
+    lookAhead(dependencies.lookUpResult, (request) => ttsSynthesisRequest(request.body as SynthesisRequest)),
+  );
+  const speechLimits = limitSynthesis(
+    dependencies.limiter,
+    (request) => checkSynthesisText((request.body as { input: string }).input, 'input'),
+    lookAhead(dependencies.lookUpResult, (request) => speechSynthesisRequest(request.body as SpeechBody)),
+  );
   const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, stream: dependencies.stream, logger, publicBaseUrl: config.server.publicBaseUrl });
   const tools = createToolsRoutes(dependencies.listModels, dependencies.listVoices);
   const audio = createAudioRoutes(audioStore);

@@ -208,6 +208,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       return cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false });
     }, observers),
     stream: observeStream((request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
+    // Only a shared (Redis) index gains from a lookup started early; an in-memory one answers at once.
+    ...(results.enabled && shared.resultIndex && { lookUpResult: (request) => cached.lookUp(request) }),
     startedAt: Math.floor(Date.now() / 1000),
     metrics,
     readiness: {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { GatewayError, type AuthenticatedKey } from '../core';
+import { GatewayError, type AuthenticatedKey, type ResultLookup } from '../core';
 
 /** Per-request values kept in `response.locals`, read and written only through these helpers. */
 
@@ -32,4 +32,13 @@ export function addAccessLogFields(response: Response, fields: AccessLogFields):
 
 export function accessLogFieldsOf(response: Response): AccessLogFields {
   return (response.locals.accessLogFields as AccessLogFields | undefined) ?? {};
+}
+
+/** The result cache's lookup, started while the request's limits were checked. */
+export function setResultLookup(response: Response, lookup: ResultLookup): void {
+  response.locals.resultLookup = lookup;
+}
+
+export function resultLookupOf(response: Response): ResultLookup | undefined {
+  return response.locals.resultLookup as ResultLookup | undefined;
 }

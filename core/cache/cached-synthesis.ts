@@ -6,6 +6,7 @@ import type { SynthesisRequest } from '../synthesis/synthesis-request';
 import { closeBeforeStart, closeUnread } from '../synthesis/close-before-start';
 import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
+import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
 
 /** The audio store as the cache needs it. */
@@ -54,10 +55,24 @@ export class CachedSynthesis {
     private readonly options: CachedSynthesisOptions,
   ) {}
 
+  /** Starts the lookup `synthesize` or `stream` will make for `request`, to pass them in its context. */
+  lookUp(request: SynthesisRequest): ResultLookup {
+    const key = resultCacheKey(request);
+    let found: Promise<CachedResult | undefined>;
+    try {
+      found = Promise.resolve(this.cache.get(key));
+    } catch (error) {
+      found = Promise.reject(error);
+    }
+    // Read by the synthesis call, which reports a failure; a request refused meanwhile never reads it.
+    found.catch(() => undefined);
+    return { key, found };
+  }
+
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
-    const hit = await this.hitFor(key, context.accountId);
+    const hit = await this.hitOf(key, await this.lookupOf(key, context), context.accountId);
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
@@ -103,17 +118,29 @@ export class CachedSynthesis {
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
     if (context.useCache === false) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
     const key = resultCacheKey(request);
-    await this.inFlight.get(key)?.catch(() => undefined);
-    const cached = await this.cache.get(key);
+    const running = this.inFlight.get(key);
+    // A lookup started before an identical synthesis ended may have missed what it stored.
+    if (running) await running.catch(() => undefined);
+    const cached = await (running ? this.cache.get(key) : this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached));
     if (cached && bytes) return { ...describe(cached), ...streamOf(bytes, cached.sampleRate), cache: 'hit' };
     const live = await this.synthesizer.stream(request, context);
     return { ...live, chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' };
   }
 
+  /** The lookup started ahead when it was for this key, else a new one. */
+  private lookupOf(key: string, context: SynthesisContext): CachedResult | undefined | Promise<CachedResult | undefined> {
+    const ahead = context.resultLookup;
+    return ahead && ahead.key === key ? ahead.found : this.cache.get(key);
+  }
+
   /** A hit's bytes under a new name, for this requester alone. */
   private async hitFor(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
-    const cached = await this.cache.get(key);
+    return this.hitOf(key, await this.cache.get(key), owner);
+  }
+
+  /** The same for what a lookup found. */
+  private async hitOf(key: string, cached: CachedResult | undefined, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     if (!cached) return undefined;
     const saved = await this.newNameOf(key, cached, owner);
     return saved && { ...describe(cached), ...saved, cache: 'hit' };

@@ -2,3 +2,4 @@ export { ResultCache, type CachedResult, type ResultCacheOptions } from './resul
 export { resultCacheKey } from './result-cache-key';
 export { CachedSynthesis, type CacheStorage, type CachedSynthesisOptions, type Synthesizer } from './cached-synthesis';
 export type { ReleaseFlight, ResultIndex, SharedFlight } from './result-index';
+export type { ResultLookup } from './result-lookup';

@@ -1,6 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import type { StreamProgress } from './audio-pieces';
 import type { AppliedPlan } from './synthesis-plan';
+import type { ResultLookup } from '../cache/result-lookup';
 
 /** Who asks and how to stop. */
 export interface SynthesisContext {
@@ -11,6 +12,8 @@ export interface SynthesisContext {
   readonly accountId?: string;
   /** False when the client opted out of the result cache (`Cache-Control: no-store`). */
   readonly useCache?: boolean;
+  /** The result cache's lookup for this request, started ahead (while its limits were checked). */
+  readonly resultLookup?: ResultLookup;
 }
 
 /** `hit`: no provider was called; `miss`: synthesized (and remembered); `bypass`: the client opted out. */

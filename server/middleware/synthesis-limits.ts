@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
 import { principalOf } from '../request-context';
@@ -6,17 +6,24 @@ import { principalOf } from '../request-context';
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
 
+/** Work for the request that may start while its limits are checked (and is wasted if they refuse it). */
+export type WhileChecking = (request: Request, response: Response) => void;
+
 /**
  * Requests per minute and characters per day, for any synthesis route: put it after the API
  * key check and the body parser, with the route's way of counting characters. A request over a
  * limit is answered 429 with Retry-After before any provider is called; every answer carries
  * the RateLimit-Policy and RateLimit headers. A request that fails gets its characters back.
+ * `meanwhile` starts beside the check (the result cache's lookup: with Redis, the two round trips
+ * overlap instead of following each other).
  */
-export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: CharacterCount): RequestHandler {
+export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: CharacterCount, meanwhile?: WhileChecking): RequestHandler {
   return async function enforceSynthesisLimits(request, response, next) {
     const characters = charactersOf(request);
     const { account, keyId } = principalOf(response);
-    const verdict = await limiter.admit({ accountId: account.id, keyId }, characters);
+    const admission = limiter.admit({ accountId: account.id, keyId }, characters);
+    meanwhile?.(request, response);
+    const verdict = await admission;
     setRateLimitHeaders(response, verdict.limits);
     if (verdict.refusal) throw verdict.refusal;
     // Refunds once: an error answer, or a client that left before the answer was complete.

@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
-import type { StreamFunction } from '../app-dependencies';
-import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
+import type { StreamFunction, SynthesisRequest } from '../app-dependencies';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -20,6 +20,22 @@ export interface SpeechRouteOptions {
   readonly logger: Logger;
 }
 
+/** What a /v1/audio/speech body asks to synthesize, in the gateway's terms. */
+export function speechSynthesisRequest(body: SpeechBody): SynthesisRequest {
+  const format = body.response_format;
+  return {
+    model: body.model,
+    text: body.input,
+    voice: typeof body.voice === 'string' ? body.voice : body.voice.id,
+    speed: body.speed,
+    pitch: body.pitch,
+    volume: body.volume,
+    format,
+    ...(format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
+    ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
+  };
+}
+
 /** Handler of POST /v1/audio/speech: the audio (or its SSE events) as it is made. */
 export function createSpeechRoute(options: SpeechRouteOptions) {
   const { accounts, stream, logger } = options;
@@ -29,25 +45,17 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
     const characters = checkSynthesisText(body.input, 'input');
     const { account, keyId } = principalOf(response);
     const requestId = requestIdOf(response);
-    const voice = typeof body.voice === 'string' ? body.voice : body.voice.id;
     const format = body.response_format;
     addAccessLogFields(response, { model: body.model, format, textLength: characters, streamFormat: body.stream_format });
     const disconnect = abortOnDisconnect(response);
     try {
-      const synthesis = await stream(
-        {
-          model: body.model,
-          text: body.input,
-          voice,
-          speed: body.speed,
-          pitch: body.pitch,
-          volume: body.volume,
-          format,
-          ...(format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
-          ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
-        },
-        { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) },
-      ).catch((error: unknown) => {
+      const synthesis = await stream(speechSynthesisRequest(body), {
+        requestId,
+        accountId: account.id,
+        signal: disconnect.signal,
+        useCache: wantsCache(request),
+        resultLookup: resultLookupOf(response),
+      }).catch((error: unknown) => {
         usage.failed(account.id, body.model, error);
         throw error;
       });

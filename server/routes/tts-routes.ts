@@ -4,7 +4,7 @@ import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisResult, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
-import { addAccessLogFields, principalOf, requestIdOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -18,6 +18,12 @@ export interface TtsRoutesOptions {
   readonly logger: Logger;
   /** Base of `audio_url`; undefined = the request's own origin. */
   readonly publicBaseUrl?: string;
+}
+
+/** What a tts-sync or tts-stream body asks to synthesize (the validated body, its fields only). */
+export function ttsSynthesisRequest(body: SynthesisRequest): SynthesisRequest {
+  const { model, text, voice, speed, pitch, volume, format } = body;
+  return { model, text, voice, speed, pitch, volume, format };
 }
 
 /** Handlers of POST /api/v1/common/tts-sync (a stored file) and tts-stream (the audio as it is made). */
@@ -35,11 +41,17 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const { account, keyId } = principalOf(response);
       const requestId = requestIdOf(response);
       const disconnect = abortOnDisconnect(response);
-      const { model, text, voice, speed, pitch, volume, format } = body;
+      const { model, format } = body;
       addAccessLogFields(response, { model, format, textLength: characters });
       let outcome: SynthesisResult;
       try {
-        outcome = await synthesize({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) });
+        outcome = await synthesize(ttsSynthesisRequest(body), {
+          requestId,
+          accountId: account.id,
+          signal: disconnect.signal,
+          useCache: wantsCache(request),
+          resultLookup: resultLookupOf(response),
+        });
       } catch (error) {
         usage.failed(account.id, model, error);
         throw error;
@@ -62,11 +74,12 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const characters = checkSynthesisText(body.text);
       const { account, keyId } = principalOf(response);
       const requestId = requestIdOf(response);
-      const { model, text, voice, speed, pitch, volume, format } = body;
+      const { model, format } = body;
       addAccessLogFields(response, { model, format, textLength: characters });
       const disconnect = abortOnDisconnect(response);
       try {
-        const synthesis = await stream({ model, text, voice, speed, pitch, volume, format }, { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request) }).catch(
+        const context = { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request), resultLookup: resultLookupOf(response) };
+        const synthesis = await stream(ttsSynthesisRequest(body), context).catch(
           (error: unknown) => {
             usage.failed(account.id, model, error);
             throw error;

@@ -57,6 +57,39 @@ describe('core/cache CachedSynthesis', () => {
     }
   });
 
+  it('uses a lookup started ahead for the same request, once, and ignores one for another request', async () => {
+    const { cached, cache } = fixture();
+    await cached.synthesize(request(), { requestId: 'a' });
+    const reads: string[] = [];
+    const get = cache.get.bind(cache);
+    cache.get = (key: string) => (reads.push(key), get(key));
+    const ahead = cached.lookUp(request());
+    expect(reads).to.deep.equal([resultCacheKey(request())]);
+    const hit = await cached.synthesize(request(), { requestId: 'b', resultLookup: ahead });
+    expect(hit.cache).to.equal('hit');
+    expect(reads, 'no second read').to.have.length(1);
+    const streamed = await cached.stream(request(), { requestId: 'c', resultLookup: cached.lookUp(request()) });
+    expect([streamed.cache, await text(streamed)]).to.deep.equal(['hit', 'audio of Hello  there.']);
+    expect(reads).to.have.length(2);
+    // A lookup for other words is not taken for this request's.
+    const other = await cached.synthesize(request({ text: 'Other words.' }), { requestId: 'd', resultLookup: ahead });
+    expect(other.cache).to.equal('miss');
+    expect(reads.slice(2)[0]).to.equal(resultCacheKey(request({ text: 'Other words.' })));
+  });
+
+  it('reads again when a lookup started ahead may predate an identical synthesis that ended meanwhile', async () => {
+    const { cached, calls } = fixture();
+    const ahead = cached.lookUp(request());
+    const first = cached.synthesize(request(), { requestId: 'a' });
+    // The first is under way (its provider takes 10 ms) when the second, looked up before, comes.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await ahead.found).to.equal(undefined);
+    const streamed = await cached.stream(request(), { requestId: 'b', resultLookup: ahead });
+    await first;
+    expect(streamed.cache).to.equal('hit');
+    expect(calls).to.have.length(1);
+  });
+
   it('answers a repeat from the cache with a new file of the same bytes, calling no provider', async () => {
     const { cached, calls, files } = fixture();
     const first = await cached.synthesize(request(), { requestId: 'a' });

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import type { Request, Response } from 'express';
+import { GatewayError, type LimitVerdict, type SynthesisLimiter } from '../../core';
+import { limitSynthesis } from '../../server/middleware/synthesis-limits';
+
+/** A limiter whose verdict comes when the test says. */
+function heldLimiter() {
+  let decide!: (verdict: LimitVerdict) => void;
+  const limiter = { admit: () => new Promise<LimitVerdict>((resolve) => (decide = resolve)) } as unknown as SynthesisLimiter;
+  return { limiter, decide: (verdict: LimitVerdict) => decide(verdict) };
+}
+
+function fakeExchange() {
+  const headers = new Map<string, string>();
+  const response = {
+    locals: { principal: { account: { id: 'account-1' }, keyId: 'key-1' } },
+    setHeader: (name: string, value: string) => headers.set(name, value),
+    once: () => response,
+  } as unknown as Response;
+  return { request: { body: {} } as Request, response, headers };
+}
+
+const ADMITTED: LimitVerdict = { limits: [], refundCharacters: async () => undefined };
+
+describe('server: the limit check and the work started beside it', () => {
+  it('starts the work before the verdict, and goes on once admitted', async () => {
+    const { limiter, decide } = heldLimiter();
+    const events: string[] = [];
+    const middleware = limitSynthesis(limiter, () => 5, () => events.push('looked ahead'));
+    const { request, response } = fakeExchange();
+    const done = middleware(request, response, () => events.push('next')) as unknown as Promise<void>;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).to.deep.equal(['looked ahead']);
+    decide(ADMITTED);
+    await done;
+    expect(events).to.deep.equal(['looked ahead', 'next']);
+  });
+
+  it('still refuses a request over its limits, whatever was started beside the check', async () => {
+    const { limiter, decide } = heldLimiter();
+    const events: string[] = [];
+    const middleware = limitSynthesis(limiter, () => 5, () => events.push('looked ahead'));
+    const { request, response } = fakeExchange();
+    const done = (middleware(request, response, () => events.push('next')) as unknown as Promise<void>).catch((error: unknown) => error);
+    decide({ ...ADMITTED, refusal: new GatewayError('TTS_ERR_RATE_LIMITED', 'Too many requests', { retryAfterSeconds: 30 }) });
+    const refusal = await done;
+    expect(refusal).to.be.instanceOf(GatewayError).with.property('status', 429);
+    expect(events).to.deep.equal(['looked ahead']);
+  });
+
+  it('checks the text before starting anything: a bad text is a 400 with nothing looked up or counted', () => {
+    const { limiter } = heldLimiter();
+    let admitted = false;
+    const counting = { admit: (...args: unknown[]) => ((admitted = true), (limiter.admit as (...a: unknown[]) => unknown)(...args)) } as unknown as SynthesisLimiter;
+    const events: string[] = [];
+    const middleware = limitSynthesis(counting, () => {
+      throw new GatewayError('TTS_ERR_VALIDATION', 'text is empty');
+    }, () => events.push('looked ahead'));
+    const { request, response } = fakeExchange();
+    const result = (middleware(request, response, () => undefined) as unknown as Promise<void>).catch((error: unknown) => error);
+    return result.then((error) => {
+      expect(error).to.be.instanceOf(GatewayError).with.property('status', 400);
+      expect({ admitted, events }).to.deep.equal({ admitted: false, events: [] });
+    });
+  });
+});
