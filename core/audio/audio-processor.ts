@@ -8,6 +8,7 @@ import type { AudioTask, AudioTaskOutcome, AudioWorkerData } from './audio-worke
 import type { CodecOptions } from './codec-options';
 import { decodableFormats } from './decode/create-stream-decoder';
 import { encodableFormats } from './encode/encodable-formats';
+import { knownFfmpegProbe } from './ffmpeg/ffmpeg-probe';
 import { AudioStreamClient } from './stream/audio-stream-client';
 import type { AudioStreamSession, AudioStreamSpec } from './stream/audio-stream-types';
 import { audioJobCost } from './audio-job-cost';
@@ -74,7 +75,12 @@ export class AudioProcessor {
 
   constructor(options: AudioProcessorOptions = {}) {
     this.codecs = { ffmpegPath: options.ffmpegPath };
-    const workerData: AudioWorkerData = { ffmpegPath: options.ffmpegPath, maxStreams: options.maxStreamsPerWorker ?? DEFAULT_MAX_STREAMS_PER_WORKER };
+    const probe = knownFfmpegProbe(this.codecs);
+    const workerData: AudioWorkerData = {
+      ffmpegPath: options.ffmpegPath,
+      maxStreams: options.maxStreamsPerWorker ?? DEFAULT_MAX_STREAMS_PER_WORKER,
+      ...(probe && { ffmpegProbe: probe }),
+    };
     this.pool = new WorkerPool<AudioTask, AudioTaskOutcome>({
       script: join(__dirname, 'audio-worker.js'),
       size: options.workers ?? availableParallelism(),

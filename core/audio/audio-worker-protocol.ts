@@ -1,9 +1,12 @@
 import type { AudioInput, AudioJob, AudioResult } from './audio-job';
+import type { FfmpegProbe } from './ffmpeg/ffmpeg-probe';
 import type { AudioStreamSpec, EncodedPiece } from './stream/audio-stream-types';
 
 /** What every audio worker is told at start. */
 export interface AudioWorkerData {
   readonly ffmpegPath?: string;
+  /** The starting thread's probe of that ffmpeg, when it had one: the worker then runs none of its own. */
+  readonly ffmpegProbe?: FfmpegProbe;
   /** Open streams one worker serves at most. */
   readonly maxStreams: number;
 }

@@ -7,9 +7,12 @@ import type { AudioTask, AudioTaskOutcome, AudioWorkerData } from './audio-worke
 import type { CodecOptions } from './codec-options';
 import { encodableFormats } from './encode/encode-audio';
 import { encodeWav } from './encode/wav-encoder';
+import { adoptFfmpegProbe } from './ffmpeg/ffmpeg-probe';
 import { StreamSessions } from './stream/stream-sessions';
 
 const settings = workerData as AudioWorkerData;
+// ffmpeg takes about half a second to answer its probe here; the starting thread's answer stands.
+if (settings.ffmpegProbe) adoptFfmpegProbe(settings.ffmpegProbe);
 const codecs: CodecOptions = { ffmpegPath: settings.ffmpegPath };
 const streams = new StreamSessions(settings.maxStreams, codecs);
 

@@ -52,6 +52,16 @@ export function probeFfmpegInBackground(options?: CodecOptions): Promise<FfmpegP
   return underWay;
 }
 
+/** What is known already of the binary at `options`' path, without running anything. */
+export function knownFfmpegProbe(options?: CodecOptions): FfmpegProbe | undefined {
+  return probes.get(ffmpegPathOf(options));
+}
+
+/** Takes another thread's probe as this thread's own, so that this one runs none (a new worker). */
+export function adoptFfmpegProbe(probe: FfmpegProbe): void {
+  remember(probe);
+}
+
 /** True when AAC can be encoded and decoded (through ffmpeg). */
 export function aacAvailable(options?: CodecOptions): boolean {
   return probeFfmpeg(options).available;

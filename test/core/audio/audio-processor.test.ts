@@ -1,4 +1,8 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { probeFfmpeg } from '../../../core/audio/ffmpeg/ffmpeg-probe';
 import { AudioProcessor, type AudioJob } from '../../../core/audio/audio-processor';
 import { resample } from '../../../core/audio/dsp/resample';
 import { encodeRawPcm } from '../../../core/audio/encode/wav-encoder';
@@ -96,6 +100,28 @@ describe('AudioProcessor (through its worker pool)', () => {
       await expectGatewayError(withoutFfmpeg.openStream({ ...neutral, output: 'aac' }), 'TTS_ERR_UNSUPPORTED_FORMAT');
     } finally {
       await withoutFfmpeg.close();
+    }
+  });
+
+  it('hands its ffmpeg probe to new workers, which then run none of their own', async () => {
+    // ffmpeg behind a script that notes each run, on a path no other test has probed.
+    const folder = mkdtempSync(join(tmpdir(), 'worker-probe-'));
+    const calls = join(folder, 'calls.txt');
+    const wrapper = join(folder, 'noting-ffmpeg');
+    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${calls}'\nexec ffmpeg "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const noted = () => readFileSync(calls, 'utf8').trim().split('\n');
+    expect(probeFfmpeg({ ffmpegPath: wrapper }).available).to.equal(true);
+    expect(noted().filter((run) => run.includes('-version'))).to.have.length(1);
+    const probed = new AudioProcessor({ workers: 2, ffmpegPath: wrapper });
+    try {
+      const results = await Promise.all([1, 2].map(() => probed.process({ inputs: [wav], ...neutral, output: 'aac' })));
+      for (const result of results) expect(sniffAudioFormat(result.audio)).to.equal('aac');
+      expect(noted().filter((run) => run.includes('-version')), noted().join(' | ')).to.have.length(1);
+      expect(noted().filter((run) => run.includes('adts'))).to.have.length(2);
+    } finally {
+      await probed.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
