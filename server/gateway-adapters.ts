@@ -40,7 +40,7 @@ export function audioEngine(processor: AudioProcessor): AudioEngine {
  * The same, with the processor (and so its worker threads) made by `start` at its first job.
  * Whether aac is possible (ffmpeg runs) is asked from here on, in the background: asked at the
  * first synthesis instead, the probe held every request for as long as ffmpeg took to start
- * (half a second measured on 2 cores).
+ * (60 ms on a quiet 2-core machine, half a second under load).
  */
 export function lazyAudioEngine(start: () => AudioProcessor, codecs: CodecOptions): AudioEngine {
   let decodable: readonly AudioFormat[] | undefined;

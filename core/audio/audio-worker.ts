@@ -11,7 +11,7 @@ import { adoptFfmpegProbe } from './ffmpeg/ffmpeg-probe';
 import { StreamSessions } from './stream/stream-sessions';
 
 const settings = workerData as AudioWorkerData;
-// ffmpeg takes about half a second to answer its probe here; the starting thread's answer stands.
+// A probe of its own would hold this worker's first job (60 ms, half a second under load); the starting thread's answer stands.
 if (settings.ffmpegProbe) adoptFfmpegProbe(settings.ffmpegProbe);
 const codecs: CodecOptions = { ffmpegPath: settings.ffmpegPath };
 const streams = new StreamSessions(settings.maxStreams, codecs);

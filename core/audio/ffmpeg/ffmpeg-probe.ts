@@ -28,9 +28,9 @@ export function probeFfmpeg(options?: CodecOptions): FfmpegProbe {
 }
 
 /**
- * The same probe without holding the event loop, for a server: ffmpeg can take half a second
- * to start on a small machine, and every request would wait that long behind a synchronous
- * probe. Shares the cache (and one process per path) with `probeFfmpeg`; never rejects.
+ * The same probe without holding the event loop, for a server: ffmpeg takes 60 ms to start on
+ * a quiet 2-core machine and half a second on a busy one, and every request would wait that
+ * long behind a synchronous probe. Shares the cache (and one process per path) with `probeFfmpeg`; never rejects.
  */
 export function probeFfmpegInBackground(options?: CodecOptions): Promise<FfmpegProbe> {
   const path = ffmpegPathOf(options);
