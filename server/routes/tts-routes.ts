@@ -79,12 +79,10 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const disconnect = abortOnDisconnect(response);
       try {
         const context = { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request), resultLookup: resultLookupOf(response) };
-        const synthesis = await stream(ttsSynthesisRequest(body), context).catch(
-          (error: unknown) => {
-            usage.failed(account.id, model, error);
-            throw error;
-          },
-        );
+        const synthesis = await stream(ttsSynthesisRequest(body), context).catch((error: unknown) => {
+          usage.failed(account.id, model, error);
+          throw error;
+        });
         addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
         if (await sendAudioStream(response, synthesis, logger)) {
           usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' });
