@@ -39,7 +39,7 @@ import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gate
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { modelLists } from './model-lists';
-import { observeStream, observeSynthesis } from './observe-synthesis';
+import { synthesisFunctions } from './synthesis-functions';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
@@ -193,7 +193,6 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     isServed: (model: string) => router.find(model) !== undefined || providerOfModel(catalog, model) !== undefined,
     providerOf: (model: string) => providerOfModel(catalog, model),
   };
-  const quota = storageQuota(config, audioStore);
   const app = createApp({
     config,
     logger,
@@ -202,14 +201,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     ...lists,
     limiter: container.resolve<SynthesisLimiter>(TOKENS.limiter),
     loginThrottle: container.resolve<LoginThrottle>(TOKENS.loginThrottle),
-    synthesize: observeSynthesis(async (request, context) => {
-      // Before any work: audio the account could not keep is not made.
-      if (quota && context.accountId !== undefined) await quota.check(context.accountId);
-      return cached.synthesize(request, { ...context, useCache: results.enabled && context.useCache !== false });
-    }, observers),
-    stream: observeStream((request, context) => cached.stream(request, { ...context, useCache: results.enabled && context.useCache !== false }), observers),
-    // Only a shared (Redis) index gains from a lookup started early; an in-memory one answers at once.
-    ...(results.enabled && shared.resultIndex && { lookUpResult: (request) => cached.lookUp(request) }),
+    ...synthesisFunctions(cached, { cacheEnabled: results.enabled, sharedIndex: shared.resultIndex !== undefined, quota: storageQuota(config, audioStore), observers }),
     startedAt: Math.floor(Date.now() / 1000),
     metrics,
     readiness: {
