@@ -35,11 +35,11 @@ class Observation {
   }
 
   firstByte(provider: string | undefined): void {
-    this.observers.metrics.synthesisFirstByte({ ...this.labels, provider: provider ?? this.labels.provider }, this.seconds());
+    this.observers.metrics.synthesisFirstByte({ model: this.labels.model, provider: provider ?? this.labels.provider }, this.seconds());
   }
 
   finished(outcome: SynthesisOutcome, provider: string | undefined, audioSeconds = 0): void {
-    this.observers.metrics.synthesisFinished({ ...this.labels, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
+    this.observers.metrics.synthesisFinished({ model: this.labels.model, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
   }
 
   /** A result-cache answer (`bypass`: the client opted out, no lookup). */

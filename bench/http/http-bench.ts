@@ -3,7 +3,8 @@
  * as `npm start` runs it (node dist/server/main.js, its own process) and autocannon in this one.
  * Each scenario runs against the stand-in directly and through the gateway, in the same run, at
  * 1 and 32 connections; the gateway's CPU, memory and disk writes come from /proc. Then the
- * targets of issue 11 are printed with whether each holds. Not a test: it asserts nothing.
+ * targets of issue 11 are printed with whether each holds, and last the floor: the `/v1` scenarios
+ * through a bare Node proxy (`bare-proxy.ts`) in the gateway's place. Not a test: it asserts nothing.
  *
  * Environment: BENCH_SECONDS (measured seconds per run, default 3), BENCH_ONLY (run only the
  * scenarios whose name contains it), BENCH_PROFILE_DIR (the gateway writes a --cpu-prof there),
@@ -17,7 +18,7 @@ import { gatewayEnvironment, register, START_TIMEOUT_MS, writeGatewayConfig } fr
 import { runLoad, type LoadResult } from './load';
 import { measureDurableWrite } from './durable-write-baseline';
 import { readProcess } from './process-meter';
-import { SCENARIO_NAMES, scenarios, speechRouteProbe, ttsSync, type Endpoints, type Scenario } from './scenarios';
+import { FLOOR_SCENARIOS, SCENARIO_NAMES, scenarios, speechRouteProbe, throughBareProxy, ttsSync, type Endpoints, type Scenario } from './scenarios';
 import { writeSpeechMp3 } from './speech-fixture';
 import { addedP50, addedP99, checkTargets, share, type Measurement, type StartupFigures } from './targets';
 import { median } from '../median';
@@ -25,6 +26,7 @@ import { median } from '../median';
 const DIST = resolve(__dirname, '..', '..');
 const GATEWAY_MAIN = process.env.BENCH_GATEWAY_MAIN ? resolve(process.env.BENCH_GATEWAY_MAIN) : join(DIST, 'server', 'main.js');
 const STAND_IN = join(__dirname, 'stand-in-upstream.js');
+const BARE_PROXY = join(__dirname, 'bare-proxy.js');
 const CONNECTIONS = [1, 32] as const;
 /** The stand-in needs little; the gateway's code is still being optimized in its first seconds. */
 const DIRECT_WARM_UP_SECONDS = 0.5;
@@ -106,15 +108,16 @@ async function checkPassThrough(scenario: Scenario, audioBytes: number): Promise
   if (size !== audioBytes) throw new Error(`${scenario.name} stored ${size} bytes, the stand-in sent ${audioBytes}`);
 }
 
-async function measure(scenario: Scenario, connections: number, pids: { gateway: number; standIn: number }): Promise<Measurement> {
+/** `measured`: the process in the gateway's place (the gateway, or the bare proxy). */
+async function measure(scenario: Scenario, connections: number, pids: { measured: number; standIn: number }): Promise<Measurement> {
   await runLoad(scenario.direct, connections, DIRECT_WARM_UP_SECONDS);
   const standInBefore = readProcess(pids.standIn);
   const direct = await runLoad(scenario.direct, connections, measuredSeconds);
   const standInAfter = readProcess(pids.standIn);
   await runLoad(scenario.gateway, connections, GATEWAY_WARM_UP_SECONDS);
-  const before = readProcess(pids.gateway);
+  const before = readProcess(pids.measured);
   const gateway = await runLoad(scenario.gateway, connections, measuredSeconds);
-  const after = readProcess(pids.gateway);
+  const after = readProcess(pids.measured);
   for (const [label, result] of [['direct', direct], ['gateway', gateway]] as const) {
     if (result.unexpected > 0) console.log(`  warning: ${scenario.name} c=${connections} ${label}: ${result.unexpected} unexpected answers or errors`);
   }
@@ -134,9 +137,10 @@ async function measure(scenario: Scenario, connections: number, pids: { gateway:
 const column = (text: string, width: number) => text.padStart(width);
 const latency = (result: LoadResult) => `${result.p50Ms.toFixed(2)}/${result.p99Ms.toFixed(2)}`;
 
-function printMeasurements(measurements: readonly Measurement[]): void {
-  const header = ['scenario'.padEnd(26), column('c', 3), column('direct p50/p99', 15), column('gateway p50/p99', 16), column('added p50/p99', 14),
-    column('direct req/s', 13), column('gw req/s', 9), column('share', 6), column('direct CPU', 11), column('CPU ms/req', 11), column('main', 6), column('RSS MB', 7), column('disk B/req', 11)];
+function printMeasurements(measurements: readonly Measurement[], measured = 'gateway'): void {
+  const short = measured === 'gateway' ? 'gw' : measured;
+  const header = ['scenario'.padEnd(26), column('c', 3), column('direct p50/p99', 15), column(`${measured} p50/p99`, 16), column('added p50/p99', 14),
+    column('direct req/s', 13), column(`${short} req/s`, 11), column('share', 6), column('direct CPU', 11), column('CPU ms/req', 11), column('main', 6), column('RSS MB', 7), column('disk B/req', 11)];
   console.log(header.join(' '));
   for (const entry of measurements) {
     console.log([
@@ -146,7 +150,7 @@ function printMeasurements(measurements: readonly Measurement[]): void {
       column(latency(entry.gateway), 16),
       column(`+${addedP50(entry).toFixed(2)}/+${addedP99(entry).toFixed(2)}`, 14),
       column(entry.direct.requestsPerSecond.toFixed(0), 13),
-      column(entry.gateway.requestsPerSecond.toFixed(0), 9),
+      column(entry.gateway.requestsPerSecond.toFixed(0), 11),
       column(share(entry).toFixed(2), 6),
       column(entry.directCpuMsPerRequest.toFixed(3), 11),
       column(entry.cpuMsPerRequest.toFixed(3), 11),
@@ -160,6 +164,25 @@ function printMeasurements(measurements: readonly Measurement[]): void {
 function describeMachine(): string {
   const processors = cpus();
   return `${processors.length} x ${processors[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Linux ${release()}, Node ${process.version}`;
+}
+
+/**
+ * The `/v1/audio/speech` scenarios once more with the bare proxy in the gateway's place: how far
+ * toward each target a Node proxy with no features at all gets on this machine, in this run.
+ */
+async function measureFloor(chosen: readonly Scenario[], endpoints: Endpoints, standInPid: number, work: string, running: RunningProcess[]): Promise<void> {
+  const floorScenarios = chosen.filter((scenario) => FLOOR_SCENARIOS.includes(scenario.name));
+  if (floorScenarios.length === 0) return;
+  const proxyProcess = startNode([BARE_PROXY, endpoints.upstream], { cwd: work, env: process.env });
+  running.push(proxyProcess);
+  const proxy = `http://127.0.0.1:${(await firstJsonLine<{ port: number }>(proxyProcess, START_TIMEOUT_MS)).port}`;
+  const floor: Measurement[] = [];
+  for (const scenario of floorScenarios) {
+    const proxied = throughBareProxy(scenario, endpoints, proxy);
+    for (const connections of CONNECTIONS) floor.push(await measure(proxied, connections, { measured: proxyProcess.pid, standIn: standInPid }));
+  }
+  console.log('\nthe floor: a bare Node proxy (node http + undici Pool, no key, checks, metrics or log) in the gateway\'s place, this run:');
+  printMeasurements(floor, 'proxy');
 }
 
 export async function runHttpBench(): Promise<void> {
@@ -202,7 +225,7 @@ export async function runHttpBench(): Promise<void> {
     for (const scenario of chosen) await runLoad(scenario.gateway, WARM_START_CONNECTIONS, GATEWAY_WARM_START_SECONDS);
     const measurements: Measurement[] = [];
     for (const scenario of chosen) {
-      for (const connections of CONNECTIONS) measurements.push(await measure(scenario, connections, { gateway: gatewayProcess.pid, standIn: standIn.pid }));
+      for (const connections of CONNECTIONS) measurements.push(await measure(scenario, connections, { measured: gatewayProcess.pid, standIn: standIn.pid }));
     }
     console.log('');
     printMeasurements(measurements);
@@ -211,6 +234,7 @@ export async function runHttpBench(): Promise<void> {
       const verdict = target.holds === undefined ? 'skipped' : target.holds ? 'holds' : 'MISSED';
       console.log(`  ${target.label.padEnd(58)} ${target.shown.padStart(16)}  ${target.limit.padEnd(18)} ${verdict}`);
     }
+    await measureFloor(chosen, endpoints, standIn.pid, work, running);
     const syncAtOne = measurements.find((entry) => entry.scenario === SCENARIO_NAMES.ttsSync && entry.connections === 1);
     if (syncAtOne) {
       const withoutSave = syncAtOne.cpuMsPerRequest - durableWrite.cpuMs;

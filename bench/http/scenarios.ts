@@ -94,3 +94,11 @@ export function scenarios(endpoints: Endpoints, has: { speechRoute: boolean; res
 export function speechRouteProbe(endpoints: Endpoints): LoadRequest {
   return gatewaySpeech(endpoints, false);
 }
+
+/** A `/v1/audio/speech` scenario sent to the bare proxy (`bare-proxy.ts`) in place of the gateway: the floor. */
+export function throughBareProxy(scenario: Scenario, endpoints: Endpoints, proxy: string): Scenario {
+  return { name: scenario.name, direct: scenario.direct, gateway: { ...scenario.gateway, url: scenario.gateway.url.replace(endpoints.gateway, proxy) } };
+}
+
+/** The scenarios the bare proxy plays: the two pass-throughs of `/v1/audio/speech`. */
+export const FLOOR_SCENARIOS: readonly string[] = [SCENARIO_NAMES.speechAudio, SCENARIO_NAMES.speechSse];

@@ -18,7 +18,8 @@ export class LinkedAbort {
         this.abort(parent.reason);
         return;
       }
-      parent.addEventListener('abort', this.onParentAbort, { once: true });
+      // No `once` option: abort() removes it from every parent anyway, and options cost a lookup per call.
+      parent.addEventListener('abort', this.onParentAbort);
       this.parents.push(parent);
     }
     if (timeoutMs !== undefined) {

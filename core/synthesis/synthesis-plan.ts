@@ -48,7 +48,7 @@ export function planSynthesis(
 ): SynthesisPlan {
   const native: Partial<Record<Adjustment, number>> = {};
   const dsp: Record<Adjustment, number> = { speed: 1, pitch: 1, volume: 1 };
-  const appliedBy = {} as Record<Adjustment, AppliedBy>;
+  const appliedBy: Record<Adjustment, AppliedBy> = { speed: 'default', pitch: 'default', volume: 'default' };
   for (const adjustment of ADJUSTMENTS) {
     const value = request[adjustment];
     if (value === 1) appliedBy[adjustment] = 'default';
@@ -105,7 +105,9 @@ export interface AppliedPlan extends Readonly<Record<Adjustment, AppliedBy>> {
 
 /** What a plan means for the client: who applied what. */
 export function appliedOf(plan: SynthesisPlan): AppliedPlan {
-  return { ...plan.appliedBy, format: plan.formatBy, chunks: plan.chunks.length };
+  // Named one by one: a spread of the record costs more than the rest of the plan (measured).
+  const { speed, pitch, volume } = plan.appliedBy;
+  return { speed, pitch, volume, format: plan.formatBy, chunks: plan.chunks.length };
 }
 
 /**

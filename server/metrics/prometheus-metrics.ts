@@ -83,8 +83,9 @@ export class PrometheusMetrics implements Metrics {
 
   synthesisFinished(event: SynthesisFinished): void {
     const labels = this.synthesisLabels(event);
-    this.synthesisRequests.inc({ ...labels, outcome: event.outcome });
-    this.synthesisDuration.observe({ ...labels, outcome: event.outcome }, event.seconds);
+    const withOutcome = { model: labels.model, provider: labels.provider, outcome: event.outcome };
+    this.synthesisRequests.inc(withOutcome);
+    this.synthesisDuration.observe(withOutcome, event.seconds);
     if (event.characters > 0) this.synthesisCharacters.inc(labels, event.characters);
     if (event.audioSeconds > 0) this.synthesisAudioSeconds.inc(labels, event.audioSeconds);
   }
