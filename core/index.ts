@@ -23,3 +23,4 @@ export * from './resilience';
 export * from './limits';
 export * from './metrics';
 export * from './health';
+export { extended } from './objects/extended';

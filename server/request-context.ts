@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { GatewayError, type AuthenticatedKey, type ResultLookup } from '../core';
+import { extended, GatewayError, type AuthenticatedKey, type ResultLookup } from '../core';
 
 /** Per-request values kept in `response.locals`, read and written only through these helpers. */
 
@@ -27,7 +27,7 @@ export function principalOf(response: Response): AuthenticatedKey {
 export type AccessLogFields = Readonly<Record<string, string | number>>;
 
 export function addAccessLogFields(response: Response, fields: AccessLogFields): void {
-  response.locals.accessLogFields = { ...accessLogFieldsOf(response), ...fields };
+  response.locals.accessLogFields = extended(accessLogFieldsOf(response), fields);
 }
 
 export function accessLogFieldsOf(response: Response): AccessLogFields {

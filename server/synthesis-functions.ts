@@ -1,4 +1,4 @@
-import type { CachedSynthesis, StorageQuota } from '../core';
+import { extended, type CachedSynthesis, type StorageQuota } from '../core';
 import type { AppDependencies } from './app-dependencies';
 import { observeStream, observeSynthesis, type SynthesisObservers } from './observe-synthesis';
 
@@ -20,9 +20,9 @@ export function synthesisFunctions(cached: CachedSynthesis, options: SynthesisFu
     synthesize: observeSynthesis(async (request, context) => {
       // Before any work: audio the account could not keep is not made.
       if (quota && context.accountId !== undefined) await quota.check(context.accountId);
-      return cached.synthesize(request, { ...context, useCache: useCache(context.useCache) });
+      return cached.synthesize(request, extended(context, { useCache: useCache(context.useCache) }));
     }, observers),
-    stream: observeStream((request, context) => cached.stream(request, { ...context, useCache: useCache(context.useCache) }), observers),
+    stream: observeStream((request, context) => cached.stream(request, extended(context, { useCache: useCache(context.useCache) })), observers),
     // An in-memory index answers at once: its lookup is made by the call itself.
     ...(cacheEnabled && options.sharedIndex && { lookUpResult: (request) => cached.lookUp(request) }),
   };

@@ -209,7 +209,8 @@ export class AccountService {
    * was reported to `onActivityError`); never rejects. Callers on the request path need not wait for it.
    */
   recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
-    return this.activity.record({ accountId, keyId, ...usage, createdAt: this.now() });
+    // Object.assign rather than a spread between fields: see extended() (measured on the request path).
+    return this.activity.record(Object.assign({ accountId, keyId }, usage, { createdAt: this.now() }));
   }
 
   /** Writes the batched activity now; call before closing the store. */

@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { extended } from '../objects/extended';
 import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
@@ -70,7 +71,7 @@ export class CachedSynthesis {
   }
 
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
-    if (context.useCache === false) return { ...(await this.synthesizer.synthesize(request, context)), cache: 'bypass' };
+    if (context.useCache === false) return extended(await this.synthesizer.synthesize(request, context), { cache: 'bypass' as const });
     const key = resultCacheKey(request);
     const hit = await this.hitOf(key, await this.lookupOf(key, context), context.accountId);
     if (hit) return hit;
@@ -89,9 +90,9 @@ export class CachedSynthesis {
     } finally {
       this.inFlight.delete(key);
     }
-    if (result) return { ...result, cache: 'miss' };
+    if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile; should its file be gone already, this one makes it.
-    return (await this.hitFor(key, context.accountId)) ?? { ...(await this.synthesizeAndRemember(key, request, context)), cache: 'miss' };
+    return (await this.hitFor(key, context.accountId)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
   }
 
   /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
@@ -116,16 +117,16 @@ export class CachedSynthesis {
   }
 
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
-    if (context.useCache === false) return { ...(await this.synthesizer.stream(request, context)), cache: 'bypass' };
+    if (context.useCache === false) return extended(await this.synthesizer.stream(request, context), { cache: 'bypass' as const });
     const key = resultCacheKey(request);
     const running = this.inFlight.get(key);
     // A lookup started before an identical synthesis ended may have missed what it stored.
     if (running) await running.catch(() => undefined);
     const cached = await (running ? this.cache.get(key) : this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached));
-    if (cached && bytes) return { ...describe(cached), ...streamOf(bytes, cached.sampleRate), cache: 'hit' };
+    if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
-    return { ...live, chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' };
+    return extended(live, { chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' as const });
   }
 
   /** The lookup started ahead when it was for this key, else a new one. */
@@ -143,7 +144,7 @@ export class CachedSynthesis {
   private async hitOf(key: string, cached: CachedResult | undefined, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     if (!cached) return undefined;
     const saved = await this.newNameOf(key, cached, owner);
-    return saved && { ...describe(cached), ...saved, cache: 'hit' };
+    return saved && Object.assign(describe(cached), saved, { cache: 'hit' as const });
   }
 
   /** The hit's bytes under a new name: shared where the storage can, else read and saved again. */
@@ -190,7 +191,7 @@ function describe(result: Omit<CachedResult, 'fileName' | 'size'>): Omit<CachedR
 }
 
 function toCached(result: SynthesisResult): CachedResult {
-  return { ...describe(result), fileName: result.fileName, size: result.size };
+  return Object.assign(describe(result), { fileName: result.fileName, size: result.size });
 }
 
 /** A stored answer as a stream: its bytes in pieces. */

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
 import { gatewayError, isGatewayError } from '../errors';
+import { extended } from '../objects/extended';
 import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
 import type { ProviderSynthesisRequest } from '../plugin/contract';
@@ -101,7 +102,7 @@ export class SynthesisService {
           const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
           const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
           const checked = appliedAfterCheck(applied, request.format, chunks.find((chunk) => chunk.receivedAs !== undefined));
-          return { ...stored, ...this.describe(prepared, checked), sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) };
+          return this.describe(prepared, checked, { fileName: stored.fileName, size: stored.size, sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) });
         } finally {
           reservation?.release();
         }
@@ -173,7 +174,7 @@ export class SynthesisService {
       const first = await abortable(pieces.next(), signal);
       stop.stopClock();
       const checked = appliedAfterCheck(applied, request.format, firstAudio);
-      return { ...this.describe(prepared, checked), sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) };
+      return this.describe(prepared, checked, { sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) });
     } catch (error) {
       if (abortedByDeadline(signal)) start.timedOut = true;
       stop.abort();
@@ -310,14 +311,19 @@ export class SynthesisService {
     });
   }
 
-  private describe(prepared: Prepared, applied: AppliedPlan) {
-    return {
-      format: prepared.request.format,
-      applied,
-      provider: prepared.resolved.instance.instanceId,
-      servedBy: prepared.servedBy,
-      instructionsIgnored: prepared.instructionsIgnored,
-    };
+  /** What an answer says about its synthesis, then the facts of its own (its file, or its stream). */
+  private describe<Facts extends object>(prepared: Prepared, applied: AppliedPlan, facts: Facts) {
+    // Object.assign, not a spread followed by more fields: see extended().
+    return Object.assign(
+      {
+        format: prepared.request.format,
+        applied,
+        provider: prepared.resolved.instance.instanceId,
+        servedBy: prepared.servedBy,
+        instructionsIgnored: prepared.instructionsIgnored,
+      },
+      facts,
+    );
   }
 
   /** Debug: the access log line of the request already carries the provider and what was applied. */
@@ -336,7 +342,7 @@ export class SynthesisService {
   private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, control: WorkControl): Promise<{ audio: Uint8Array; sampleRate?: number; durationSeconds?: number }> {
     const [only] = chunks;
     if (!plan.needsAudioProcessing && chunks.length === 1 && only.format === request.format) {
-      return { ...only, durationSeconds: audioDurationSeconds(only.audio, only.format, only.sampleRate) };
+      return extended(only, { durationSeconds: audioDurationSeconds(only.audio, only.format, only.sampleRate) });
     }
     return this.audioEngine.process({ inputs: chunks, ...plan.dsp, output: request.format }, control);
   }

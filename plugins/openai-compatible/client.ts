@@ -21,7 +21,8 @@ export class CompatibleClient {
   ) {}
 
   private headers(extra: Record<string, string>): Record<string, string> {
-    return { ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}), ...extra };
+    // Fields first, then the spread: a spread followed by new fields is slow on Node 20 (see extended() in core).
+    return this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}`, ...extra } : { ...extra };
   }
 
   private get secrets(): string[] {
