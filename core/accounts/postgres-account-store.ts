@@ -10,11 +10,12 @@ import type {
   DailyUsageRecord,
   UsageRecord,
 } from './account-store';
+import { dailyAdditions } from './daily-additions';
 import type { Migration } from './migrations';
 import { migratePostgres } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
-import { addDailyFailure, addDailySuccess, getAccountLimits, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
+import { addDaily, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
 
 interface AccountRow {
   id: string;
@@ -68,19 +69,6 @@ function isDuplicateEmail(error: unknown): boolean {
 
 export interface PostgresAccountStoreOptions extends PostgresPoolOptions {
   readonly migrations?: readonly Migration[];
-}
-
-/** One usage row and its share of the daily usage (inside the caller's transaction). */
-async function insertUsage(query: PostgresQuery, usage: UsageRecord): Promise<void> {
-  await query('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-    usage.accountId,
-    usage.keyId,
-    usage.model,
-    usage.characters,
-    usage.bytes,
-    usage.createdAt,
-  ]);
-  await addDailySuccess(query, usage);
 }
 
 /**
@@ -186,7 +174,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.transaction((query) => insertUsage(query, usage));
+    await this.recordActivity({ touches: new Map(), usage: [usage], failures: [] });
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
@@ -195,8 +183,9 @@ export class PostgresAccountStore implements AccountStore {
         // Another replica may have written a newer use: a use never moves back.
         await query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [usedAt, keyId]);
       }
-      for (const usage of activity.usage) await insertUsage(query, usage);
-      for (const failure of activity.failures) await addDailyFailure(query, failure);
+      // Two round trips for the whole batch, however many rows (it was two a row).
+      await insertUsageRows(query, activity.usage);
+      await addDaily(query, dailyAdditions(activity.usage, activity.failures));
     });
   }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { AccountLimits, AccountLimitsUpdate, DailyUsageRecord, FailedUsageRecord, UsageRecord } from './account-store';
-import { utcDay } from './utc-day';
+import type { AccountLimits, AccountLimitsUpdate, DailyUsageRecord, UsageRecord } from './account-store';
+import type { DailyAddition } from './daily-additions';
 
 /** Runs one statement (on the pool, or on a transaction's client). */
 export type PostgresQuery = <Row extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<Row>>;
@@ -20,23 +20,51 @@ interface LimitsRow {
   characters_per_day: number | null;
 }
 
+/** A whole batch in one statement: each column's values as one array parameter. */
+const INSERT_USAGE = `
+  INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at)
+  SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::integer[], $5::bigint[], $6::bigint[])`;
+
+/** Rows summed per account, day and model beforehand (`dailyAdditions`): no key twice in one statement. */
 const ADD_DAILY = `
   INSERT INTO usage_daily (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
-  VALUES ($1, $2, $3, 1, $4, $5, $6, $7)
+  SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::double precision[], $7::bigint[], $8::bigint[])
   ON CONFLICT (account_id, day, model) DO UPDATE SET
-    requests = usage_daily.requests + 1,
+    requests = usage_daily.requests + EXCLUDED.requests,
     characters = usage_daily.characters + EXCLUDED.characters,
     audio_seconds = usage_daily.audio_seconds + EXCLUDED.audio_seconds,
     cache_hits = usage_daily.cache_hits + EXCLUDED.cache_hits,
     errors = usage_daily.errors + EXCLUDED.errors`;
 
-/** Adds one synthesis to the `usage_daily` row of its account, UTC day and model. */
-export async function addDailySuccess(query: PostgresQuery, usage: UsageRecord): Promise<void> {
-  await query(ADD_DAILY, [usage.accountId, utcDay(usage.createdAt), usage.model, usage.characters, usage.audioSeconds ?? 0, usage.cacheHit ? 1 : 0, 0]);
+/** The values of one field of every row, as a parameter for UNNEST. */
+const column = <Row, Value>(rows: readonly Row[], read: (row: Row) => Value): Value[] => rows.map(read);
+
+/** Inserts a batch of usage rows in one round trip (inside the caller's transaction). */
+export async function insertUsageRows(query: PostgresQuery, usage: readonly UsageRecord[]): Promise<void> {
+  if (usage.length === 0) return;
+  await query(INSERT_USAGE, [
+    column(usage, (row) => row.accountId),
+    column(usage, (row) => row.keyId),
+    column(usage, (row) => row.model),
+    column(usage, (row) => row.characters),
+    column(usage, (row) => row.bytes),
+    column(usage, (row) => row.createdAt),
+  ]);
 }
 
-export async function addDailyFailure(query: PostgresQuery, failure: FailedUsageRecord): Promise<void> {
-  await query(ADD_DAILY, [failure.accountId, utcDay(failure.createdAt), failure.model, 0, 0, 0, 1]);
+/** Adds a batch's sums to their `usage_daily` rows in one round trip (inside the caller's transaction). */
+export async function addDaily(query: PostgresQuery, additions: readonly DailyAddition[]): Promise<void> {
+  if (additions.length === 0) return;
+  await query(ADD_DAILY, [
+    column(additions, (row) => row.accountId),
+    column(additions, (row) => row.day),
+    column(additions, (row) => row.model),
+    column(additions, (row) => row.requests),
+    column(additions, (row) => row.characters),
+    column(additions, (row) => row.audioSeconds),
+    column(additions, (row) => row.cacheHits),
+    column(additions, (row) => row.errors),
+  ]);
 }
 
 export async function listDailyUsage(query: PostgresQuery, accountId: string, fromDay: string, toDay: string): Promise<DailyUsageRecord[]> {

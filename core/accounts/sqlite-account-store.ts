@@ -10,6 +10,7 @@ import type {
   DailyUsageRecord,
   UsageRecord,
 } from './account-store';
+import { dailyAdditions } from './daily-additions';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
 import { SqliteAccountLimits } from './sqlite-account-limits';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
@@ -93,7 +94,7 @@ export class SqliteAccountStore implements AccountStore {
     this.writeActivity = this.database.transaction((activity: AccountActivity) => {
       for (const [keyId, usedAt] of activity.touches) touchKey.run(usedAt, keyId, usedAt);
       for (const usage of activity.usage) this.insertUsage(usage);
-      for (const failure of activity.failures) this.dailyUsage.addFailure(failure);
+      this.dailyUsage.addAll(dailyAdditions(activity.usage, activity.failures));
     });
   }
 
@@ -184,7 +185,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async recordUsage(usage: UsageRecord): Promise<void> {
-    this.database.transaction(() => this.insertUsage(usage))();
+    this.writeActivity({ touches: new Map(), usage: [usage], failures: [] });
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
@@ -199,7 +200,6 @@ export class SqliteAccountStore implements AccountStore {
   private insertUsage(usage: UsageRecord): void {
     this.preparedUsageRecord ??= this.database.prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.preparedUsageRecord.run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
-    this.dailyUsage.addSuccess(usage);
   }
 
   async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {

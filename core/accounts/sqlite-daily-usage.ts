@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { DailyUsageRecord, FailedUsageRecord, UsageRecord } from './account-store';
-import { utcDay } from './utc-day';
+import type { DailyUsageRecord } from './account-store';
+import type { DailyAddition } from './daily-additions';
 
 interface DailyUsageRow {
   day: string;
@@ -14,9 +14,9 @@ interface DailyUsageRow {
 
 const ADD = `
   INSERT INTO usage_daily (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
-  VALUES (@accountId, @day, @model, 1, @characters, @audioSeconds, @cacheHits, @errors)
+  VALUES (@accountId, @day, @model, @requests, @characters, @audioSeconds, @cacheHits, @errors)
   ON CONFLICT (account_id, day, model) DO UPDATE SET
-    requests = requests + 1,
+    requests = requests + excluded.requests,
     characters = characters + excluded.characters,
     audio_seconds = audio_seconds + excluded.audio_seconds,
     cache_hits = cache_hits + excluded.cache_hits,
@@ -33,20 +33,9 @@ export class SqliteDailyUsage {
     return (this.prepared ??= this.database.prepare(ADD));
   }
 
-  addSuccess(usage: UsageRecord): void {
-    this.add.run({
-      accountId: usage.accountId,
-      day: utcDay(usage.createdAt),
-      model: usage.model,
-      characters: usage.characters,
-      audioSeconds: usage.audioSeconds ?? 0,
-      cacheHits: usage.cacheHit ? 1 : 0,
-      errors: 0,
-    });
-  }
-
-  addFailure(failure: FailedUsageRecord): void {
-    this.add.run({ accountId: failure.accountId, day: utcDay(failure.createdAt), model: failure.model, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 });
+  /** Adds each row's counts to its daily row (inside the caller's transaction). */
+  addAll(additions: readonly DailyAddition[]): void {
+    for (const addition of additions) this.add.run(addition);
   }
 
   list(accountId: string, fromDay: string, toDay: string): DailyUsageRecord[] {

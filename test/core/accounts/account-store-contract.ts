@@ -186,6 +186,57 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       ]);
     });
 
+    it('sums a large batch per account, UTC day and model, and keeps every usage row', async () => {
+      const account = accountRecord('large-batch@example.com');
+      const other = accountRecord('large-batch2@example.com');
+      const key = keyRecord(account.id);
+      const otherKey = keyRecord(other.id);
+      await store.createAccountWithKey(account, key);
+      await store.createAccountWithKey(other, otherKey);
+      const monday = Date.UTC(2025, 6, 7, 12, 0);
+      const tuesday = Date.UTC(2025, 6, 8, 12, 0);
+      // A model name with what array literals and SQL quote: it must arrive as it is.
+      const oddModel = 'odd,"model"{x}\\y\'z';
+      const usage = Array.from({ length: 300 }, (_, index) => ({
+        accountId: index % 3 === 2 ? other.id : account.id,
+        keyId: index % 3 === 2 ? otherKey.id : key.id,
+        model: index % 2 === 0 ? 'tts-1' : oddModel,
+        characters: index,
+        bytes: 1_000 + index,
+        createdAt: (index < 150 ? monday : tuesday) + index,
+        audioSeconds: 0.25,
+        cacheHit: index % 5 === 0,
+      }));
+      const failures = [
+        { accountId: account.id, model: oddModel, createdAt: monday },
+        { accountId: account.id, model: 'tts-1', createdAt: tuesday },
+      ];
+      await store.recordActivity({ touches: new Map(), usage, failures });
+
+      for (const owner of [account, other]) {
+        const own = usage.filter((row) => row.accountId === owner.id);
+        const expected = ['2025-07-07', '2025-07-08'].flatMap((day) =>
+          [oddModel, 'tts-1'].sort().map((model) => {
+            const rows = own.filter((row) => row.model === model && new Date(row.createdAt).toISOString().startsWith(day));
+            const failed = owner === account ? failures.filter((row) => row.model === model && new Date(row.createdAt).toISOString().startsWith(day)).length : 0;
+            return {
+              day,
+              model,
+              requests: rows.length + failed,
+              characters: rows.reduce((sum, row) => sum + row.characters, 0),
+              audioSeconds: rows.length * 0.25,
+              cacheHits: rows.filter((row) => row.cacheHit).length,
+              errors: failed,
+            };
+          }),
+        );
+        expect(await store.listDailyUsage(owner.id, '2025-07-07', '2025-07-08')).to.deep.equal(expected);
+        const stored = await store.listUsage(owner.id);
+        expect(stored.length).to.equal(own.length);
+        expect(stored.map((row) => [row.model, row.characters, row.bytes, row.createdAt])).to.deep.equal(own.map((row) => [row.model, row.characters, row.bytes, row.createdAt]));
+      }
+    });
+
     it('sets, keeps and clears an account’s own limits', async () => {
       const account = accountRecord('limits@example.com');
       await store.createAccountWithKey(account, keyRecord(account.id));
