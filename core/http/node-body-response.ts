@@ -95,8 +95,9 @@ function defineNodeBodyResponse(): NodeBodyResponseClass {
         pieces.push(piece);
         total += piece.byteLength;
       }
-      // One copy into a buffer of its own (a pooled Buffer's ArrayBuffer would be shared).
-      const whole = new Uint8Array(total);
+      // One copy into a buffer of its own (a pooled Buffer's ArrayBuffer would be shared), not
+      // zeroed first: every byte of it is written below.
+      const whole = Buffer.allocUnsafeSlow(total);
       let offset = 0;
       for (const piece of pieces) {
         whole.set(piece, offset);
