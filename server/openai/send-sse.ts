@@ -17,6 +17,14 @@ export interface SpeechUsage {
 const event = (payload: object): string => `data: ${JSON.stringify(payload)}\n\n`;
 
 /**
+ * A `speech.audio.delta` event, written out as `event` would write it: base64 needs no escaping
+ * in JSON, and JSON.stringify scanning a 20 KB piece's 27 KB of it cost 45 µs (measured), more
+ * than the base64 encoding and the rest of the event together.
+ */
+const deltaEvent = (piece: Uint8Array): string =>
+  `data: {"type":"speech.audio.delta","audio":"${Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64')}"}\n\n`;
+
+/**
  * OpenAI's `stream_format: "sse"`: one `speech.audio.delta` event per piece of audio (base64),
  * then `speech.audio.done` with the usage. A failure after the stream began is an `error`
  * event, after which the stream ends.
@@ -29,8 +37,7 @@ export async function sendSpeechEvents(response: Response, stream: SynthesisStre
   // No flushHeaders(): the first piece is ready already, and goes out in one write with them.
   try {
     for await (const piece of stream.chunks) {
-      const delta = event({ type: 'speech.audio.delta', audio: Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('base64') });
-      if (!(await writeWithBackpressure(response, delta))) return false;
+      if (!(await writeWithBackpressure(response, deltaEvent(piece)))) return false;
     }
     return await writeWithBackpressure(response, event({ type: 'speech.audio.done', usage: usage() }));
   } catch (error) {

@@ -111,10 +111,10 @@ describe('server /v1 (OpenAI-compatible)', () => {
     it('sends SSE delta events and a done event with usage', async () => {
       const response = await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
       expect(response.headers['content-type']).to.match(/^text\/event-stream/);
-      const events = response.text
-        .split('\n\n')
-        .filter((block) => block.length > 0)
-        .map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; audio?: string; usage?: Record<string, number> });
+      const blocks = response.text.split('\n\n').filter((block) => block.length > 0);
+      const events = blocks.map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; audio?: string; usage?: Record<string, number> });
+      // The delta events are written out without JSON.stringify: byte for byte what it would write.
+      expect(blocks).to.deep.equal(events.map((event) => `data: ${JSON.stringify(event)}`));
       const deltas = events.filter((event) => event.type === 'speech.audio.delta');
       expect(deltas).to.have.length(2);
       expect(Buffer.concat(deltas.map((event) => Buffer.from(event.audio as string, 'base64'))).toString()).to.equal('audio for Hello world');
