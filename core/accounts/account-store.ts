@@ -103,12 +103,10 @@ export interface AccountStore {
   touchApiKey(keyId: string, usedAt: number): Promise<void>;
   /** Deletes keys whose expiry is at or before `now`; answers how many. */
   deleteExpiredApiKeys(now: number): Promise<number>;
-  /** Records one synthesis and adds it to the account's daily usage, atomically. */
-  recordUsage(usage: UsageRecord): Promise<void>;
   /**
    * Writes a batch at once, in one transaction: each key's newest use (a use never moves back),
-   * usage rows, each added to the daily usage as `recordUsage` does, and failed syntheses, each
-   * a request and an error in the daily usage (the only way failures are written).
+   * usage rows, each a request (with its characters, seconds and cache hit) in its account's daily
+   * usage, and failed syntheses, each a request and an error there. The only way usage is written.
    */
   recordActivity(activity: AccountActivity): Promise<void>;
   /**

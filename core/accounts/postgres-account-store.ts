@@ -173,10 +173,6 @@ export class PostgresAccountStore implements AccountStore {
     return result.rowCount ?? 0;
   }
 
-  async recordUsage(usage: UsageRecord): Promise<void> {
-    await this.recordActivity({ touches: new Map(), usage: [usage], failures: [] });
-  }
-
   async recordActivity(activity: AccountActivity): Promise<void> {
     await this.transaction(async (query) => {
       for (const [keyId, usedAt] of activity.touches) {

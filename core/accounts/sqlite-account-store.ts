@@ -184,10 +184,6 @@ export class SqliteAccountStore implements AccountStore {
     return this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
   }
 
-  async recordUsage(usage: UsageRecord): Promise<void> {
-    this.writeActivity({ touches: new Map(), usage: [usage], failures: [] });
-  }
-
   async recordActivity(activity: AccountActivity): Promise<void> {
     this.writeActivity(activity);
   }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../../core';
+import type { AccountRecord, AccountStore, ApiKeyRecord, UsageRecord } from '../../../core';
 
 /** A fresh, empty store and a way to release it. */
 export interface StoreUnderTest {
@@ -17,6 +17,11 @@ export function accountRecord(email: string, createdAt = T0): AccountRecord {
 export function keyRecord(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   const id = randomUUID();
   return { id, accountId, name: 'default', prefix: 'ttsg_abcdef', keyHash: id.replace(/-/g, '').padEnd(64, '0'), createdAt: T0, lastUsedAt: null, revokedAt: null, expiresAt: null, ...overrides };
+}
+
+/** One usage row written alone, as a batch of one (the store's only way to write usage). */
+function recordUsage(store: AccountStore, usage: UsageRecord): Promise<void> {
+  return store.recordActivity({ touches: new Map(), usage: [usage], failures: [] });
 }
 
 /**
@@ -126,9 +131,9 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       await store.createAccountWithKey(other, keyRecord(other.id));
       const later = { accountId: account.id, keyId: key.id, model: 'espeak', characters: 12, bytes: 5_000_000_000, createdAt: T0 + 20 };
       const earlier = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 3, bytes: 10, createdAt: T0 + 10 };
-      await store.recordUsage(later);
-      await store.recordUsage(earlier);
-      await store.recordUsage({ ...earlier, accountId: other.id });
+      await recordUsage(store, later);
+      await recordUsage(store, earlier);
+      await recordUsage(store, { ...earlier, accountId: other.id });
       expect(await store.listUsage(account.id)).to.deep.equal([earlier, later]);
     });
 
@@ -154,10 +159,10 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       const late = Date.UTC(2025, 5, 14, 23, 59);
       const early = Date.UTC(2025, 5, 15, 0, 1);
       const usage = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 10, bytes: 100, createdAt: late, audioSeconds: 1.25 };
-      await store.recordUsage(usage);
-      await store.recordUsage({ ...usage, characters: 5, cacheHit: true });
+      await recordUsage(store, usage);
+      await recordUsage(store, { ...usage, characters: 5, cacheHit: true });
       await store.recordActivity({ touches: new Map(), usage: [], failures: [{ accountId: account.id, model: 'espeak-ng', createdAt: late }] });
-      await store.recordUsage({ ...usage, createdAt: early, audioSeconds: undefined });
+      await recordUsage(store, { ...usage, createdAt: early, audioSeconds: undefined });
       expect(await store.listDailyUsage(account.id, '2025-06-14', '2025-06-15')).to.deep.equal([
         { day: '2025-06-14', model: 'espeak-ng', requests: 1, characters: 0, audioSeconds: 0, cacheHits: 0, errors: 1 },
         { day: '2025-06-14', model: 'tts-1', requests: 2, characters: 15, audioSeconds: 2.5, cacheHits: 1, errors: 0 },
