@@ -36,35 +36,20 @@ const ADD_DAILY = `
     cache_hits = usage_daily.cache_hits + EXCLUDED.cache_hits,
     errors = usage_daily.errors + EXCLUDED.errors`;
 
-/** The values of one field of every row, as a parameter for UNNEST. */
-const column = <Row, Value>(rows: readonly Row[], read: (row: Row) => Value): Value[] => rows.map(read);
+/** The rows as UNNEST's parameters: one array per field, in the order of `fields`. */
+function columns<Row>(rows: readonly Row[], fields: readonly (keyof Row)[]): unknown[][] {
+  return fields.map((field) => rows.map((row) => row[field]));
+}
 
 /** Inserts a batch of usage rows in one round trip (inside the caller's transaction). */
 export async function insertUsageRows(query: PostgresQuery, usage: readonly UsageRecord[]): Promise<void> {
-  if (usage.length === 0) return;
-  await query(INSERT_USAGE, [
-    column(usage, (row) => row.accountId),
-    column(usage, (row) => row.keyId),
-    column(usage, (row) => row.model),
-    column(usage, (row) => row.characters),
-    column(usage, (row) => row.bytes),
-    column(usage, (row) => row.createdAt),
-  ]);
+  if (usage.length > 0) await query(INSERT_USAGE, columns(usage, ['accountId', 'keyId', 'model', 'characters', 'bytes', 'createdAt']));
 }
 
 /** Adds a batch's sums to their `usage_daily` rows in one round trip (inside the caller's transaction). */
 export async function addDaily(query: PostgresQuery, additions: readonly DailyAddition[]): Promise<void> {
   if (additions.length === 0) return;
-  await query(ADD_DAILY, [
-    column(additions, (row) => row.accountId),
-    column(additions, (row) => row.day),
-    column(additions, (row) => row.model),
-    column(additions, (row) => row.requests),
-    column(additions, (row) => row.characters),
-    column(additions, (row) => row.audioSeconds),
-    column(additions, (row) => row.cacheHits),
-    column(additions, (row) => row.errors),
-  ]);
+  await query(ADD_DAILY, columns(additions, ['accountId', 'day', 'model', 'requests', 'characters', 'audioSeconds', 'cacheHits', 'errors']));
 }
 
 export async function listDailyUsage(query: PostgresQuery, accountId: string, fromDay: string, toDay: string): Promise<DailyUsageRecord[]> {
