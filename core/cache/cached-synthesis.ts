@@ -178,7 +178,7 @@ export class CachedSynthesis {
     if (kept > this.options.maxStreamBytes) return;
     try {
       const saved = await this.storage.save(Buffer.concat(pieces), live.format, live.progress.sampleRate);
-      await this.cache.set(key, { ...describe(live), ...saved, sampleRate: live.progress.sampleRate });
+      await this.cache.set(key, Object.assign(describe(live), saved, { sampleRate: live.progress.sampleRate }));
     } catch (error) {
       this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
     }

@@ -1,6 +1,7 @@
 import { ConstantBackoff, handleType, retry, type RetryPolicy } from 'cockatiel';
 import type { ResiliencePolicy } from '../../config/types';
 import { LinkedAbort } from '../abort/linked-abort';
+import { extended } from '../objects/extended';
 import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
 import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
@@ -117,7 +118,7 @@ export class ResilientProvider implements TtsProvider {
           await pause(delayMs, signal, instanceId);
           const started = process.hrtime.bigint();
           // A call is cut at the deadline, and told when it is; a stream only until its first chunk.
-          const attemptRequest = bounds.kind === 'call' && bounds.ownClock ? { ...request, signal, deadline } : { ...request, signal };
+          const attemptRequest = bounds.kind === 'call' && bounds.ownClock ? extended(request, { signal, deadline }) : { ...request, signal };
           const result = await untilAborted(attempt(attemptRequest), signal, instanceId).catch((error: unknown) => {
             this.reportAttempt(started, error);
             throw error;
