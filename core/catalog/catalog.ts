@@ -1,3 +1,4 @@
+import { raceAbort } from '../abort/race-abort';
 import { gatewayError, isGatewayError } from '../errors';
 import type { ModelInfo, Logger, TtsProvider, VoiceInfo } from '../plugin/contract';
 import type { LoadedProvider } from '../plugin/plugin-loader';
@@ -160,11 +161,5 @@ export class Catalog {
 
 /** The shared fetch goes on for other callers; this caller stops waiting when its signal aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request' }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request' }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return signal ? raceAbort(promise, signal, () => gatewayError('TTS_ERR_CANCELLED', { subject: 'The request' })) : promise;
 }

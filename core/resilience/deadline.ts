@@ -1,4 +1,5 @@
 import { abortedByDeadline } from '../abort/linked-abort';
+import { raceAbort } from '../abort/race-abort';
 import { gatewayError, isGatewayError, type GatewayError } from '../errors';
 
 export { abortedByDeadline };
@@ -20,15 +21,7 @@ export function abortError(instanceId: string, signal: AbortSignal): GatewayErro
  * signal still cannot hold the answer past the deadline.
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, instanceId: string): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(abortError(instanceId, signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(instanceId, signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return raceAbort(work, signal, () => abortError(instanceId, signal));
 }
 
 /** Waits `milliseconds`, or rejects when `signal` aborts first. */

@@ -1,15 +1,11 @@
 /** How a started stream is handed to its reader: its first piece awaited against the start deadline, then the rest. */
 import type { LinkedAbort } from '../abort/linked-abort';
+import { raceAbort } from '../abort/race-abort';
 import { closeBeforeStart } from './close-before-start';
 
-/** Settles with `work`, or rejects as soon as `signal` aborts (the work is then abandoned). */
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (the work is then abandoned). */
 export function abortable<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<Value>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return raceAbort(work, signal, () => signal.reason);
 }
 
 /** The first piece (already made), then the rest; errors are explained, early exits stop the work, a close before the first read too. */

@@ -135,6 +135,26 @@ describe('core/catalog Catalog', () => {
     expect(provider.voiceCalls).to.have.length(1);
   });
 
+  it('answers a request already cancelled at once, and its voice listing failing later is no unhandled rejection (one would end the process)', async () => {
+    const catalog = single();
+    provider.next = () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('the provider is down')), 5));
+    const controller = new AbortController();
+    controller.abort();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expectGatewayError(catalog.findVoice('acme-1', 'amy', controller.signal), 'TTS_ERR_CANCELLED');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(provider.voiceCalls).to.have.length(1);
+    expect(unhandled).to.deep.equal([]);
+  });
+
   it('refreshes the list once when a voice is missing, and finds a voice added since', async () => {
     const catalog = single();
     await catalog.listVoices('acme-1');
