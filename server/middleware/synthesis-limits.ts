@@ -26,12 +26,15 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
     const verdict = await admission;
     setRateLimitHeaders(response, verdict.limits);
     if (verdict.refusal) throw verdict.refusal;
-    // Refunds once: an error answer, or a client that left before the answer was complete.
+    // Refunds once: an error answer, or a client that left before the answer was complete. A
+    // refund the counters' store refused only leaves the count high until its window ends; left
+    // unhandled, its rejection would end the process.
+    const refund = (): void => void verdict.refundCharacters().catch(() => undefined);
     response.once('finish', () => {
-      if (response.statusCode >= 400) void verdict.refundCharacters();
+      if (response.statusCode >= 400) refund();
     });
     response.once('close', () => {
-      if (!response.writableFinished) void verdict.refundCharacters();
+      if (!response.writableFinished) refund();
     });
     next();
   };

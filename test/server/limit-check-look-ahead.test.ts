@@ -63,4 +63,39 @@ describe('server: the limit check and the work started beside it', () => {
       expect({ admitted, events }).to.deep.equal({ admitted: false, events: [] });
     });
   });
+
+  it('takes a refund the counters refused as lost, not as an unhandled rejection that would end the process', async () => {
+    const listeners = new Map<string, () => void>();
+    const response = {
+      locals: { principal: { account: { id: 'account-1' }, keyId: 'key-1' } },
+      setHeader: () => undefined,
+      statusCode: 503,
+      writableFinished: true,
+      once: (event: string, listener: () => void) => (listeners.set(event, listener), response),
+    } as unknown as Response;
+    let refunds = 0;
+    const limiter = {
+      admit: async (): Promise<LimitVerdict> => ({
+        limits: [],
+        refundCharacters: async () => {
+          refunds += 1;
+          throw new Error('the counters store is down');
+        },
+      }),
+    } as unknown as SynthesisLimiter;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await (limitSynthesis(limiter, () => 5)({ body: {} } as Request, response, () => undefined) as unknown as Promise<void>);
+      listeners.get('finish')?.();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(refunds).to.equal(1);
+    expect(unhandled).to.deep.equal([]);
+  });
 });
