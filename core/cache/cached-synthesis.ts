@@ -73,12 +73,12 @@ export class CachedSynthesis {
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return extended(await this.synthesizer.synthesize(request, context), { cache: 'bypass' as const });
     const key = resultCacheKey(request);
-    const hit = await this.hitOf(key, await this.lookupOf(key, context), context.accountId);
+    const hit = await this.hitFrom(key, await this.lookupOf(key, context), context.accountId);
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
       await running.catch(() => undefined);
-      const shared = await this.hitFor(key, context.accountId);
+      const shared = await this.rereadHit(key, context.accountId);
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
@@ -92,7 +92,7 @@ export class CachedSynthesis {
     }
     if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile; should its file be gone already, this one makes it.
-    return (await this.hitFor(key, context.accountId)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
+    return (await this.rereadHit(key, context.accountId)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
   }
 
   /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
@@ -135,13 +135,13 @@ export class CachedSynthesis {
     return ahead && ahead.key === key ? ahead.found : this.cache.get(key);
   }
 
-  /** A hit's bytes under a new name, for this requester alone. */
-  private async hitFor(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
-    return this.hitOf(key, await this.cache.get(key), owner);
+  /** A hit read from the cache now (an identical synthesis may have just stored it), under a new name for this requester alone. */
+  private async rereadHit(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+    return this.hitFrom(key, await this.cache.get(key), owner);
   }
 
-  /** The same for what a lookup found. */
-  private async hitOf(key: string, cached: CachedResult | undefined, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+  /** A hit from what a lookup found, under a new name for this requester alone. */
+  private async hitFrom(key: string, cached: CachedResult | undefined, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     if (!cached) return undefined;
     const saved = await this.newNameOf(key, cached, owner);
     return saved && Object.assign(describe(cached), saved, { cache: 'hit' as const });

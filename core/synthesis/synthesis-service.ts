@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
-import { gatewayError, isGatewayError } from '../errors';
 import { extended } from '../objects/extended';
 import type { Logger } from '../plugin/contract';
 import type { ResolvedModel } from '../catalog/catalog';
@@ -10,10 +9,12 @@ import { AudioDurationLimit } from './audio-duration-limit';
 import { audioPieces, type StreamProgress } from './audio-pieces';
 import { boundedMap } from './bounded-map';
 import { checkProviderAudio, type CheckedChunk } from './checked-audio';
+import { explainFailure } from './explain-failure';
 import { LookAheadBudget } from './look-ahead-budget';
 import { expectedAudioSeconds } from './expected-audio';
 import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
+import { tryTargets } from './target-fallback';
 import { abortable, rest } from './stream-handover';
 import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
@@ -183,22 +184,12 @@ export class SynthesisService {
     }
   }
 
-  /**
-   * Tries each target of the requested model in turn: a failure that another provider may not
-   * have (retryable: 5xx, timeout, rate limit, open breaker) falls to the next target; the
-   * client's own errors, a cancel and a passed deadline do not.
-   */
-  private async withFallback<Result>(request: SynthesisRequest, requestId: string, stopped: () => boolean, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
+  /** The requested model's targets (a route's, or the model itself), tried in turn (`tryTargets`). */
+  private withFallback<Result>(request: SynthesisRequest, requestId: string, stopped: () => boolean, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
     const targets = this.routes ? this.routes.targets(request.model, request.voice) : [{ model: request.model, voice: request.voice }];
-    for (let index = 0; ; index += 1) {
-      try {
-        return await attempt(targets[index]);
-      } catch (error) {
-        const last = index === targets.length - 1;
-        if (last || stopped() || !isGatewayError(error) || !error.retryable) throw error;
-        this.logger.warn('falling back to the next target', { requestId, model: request.model, failed: targets[index].model, next: targets[index + 1].model, code: error.code });
-      }
-    }
+    return tryTargets(targets, stopped, attempt, (failed, next, error) =>
+      this.logger.warn('falling back to the next target', { requestId, model: request.model, failed: failed.model, next: next.model, code: error.code }),
+    );
   }
 
   /** Resolves one target's model and checks its voice. */
@@ -339,20 +330,15 @@ export class SynthesisService {
     return (error) => this.explain(error, clientSignal, false);
   }
 
+  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadlinePassed: boolean): unknown {
+    return explainFailure(error, clientSignal, deadlinePassed, this.options.timeoutMs);
+  }
+
   private async finish(plan: SynthesisPlan, chunks: AudioChunk[], request: SynthesisRequest, control: WorkControl): Promise<{ audio: Uint8Array; sampleRate?: number; durationSeconds?: number }> {
     const [only] = chunks;
     if (!plan.needsAudioProcessing && chunks.length === 1 && only.format === request.format) {
       return extended(only, { durationSeconds: audioDurationSeconds(only.audio, only.format, only.sampleRate) });
     }
     return this.audioEngine.process({ inputs: chunks, ...plan.dsp, output: request.format }, control);
-  }
-
-  /** Turns an abort into the right coded error: the deadline is a 504, a gone client a cancel. */
-  private explain(error: unknown, clientSignal: AbortSignal | undefined, deadlinePassed: boolean): unknown {
-    if (deadlinePassed && !(isGatewayError(error) && error.code === 'TTS_ERR_TIMEOUT')) {
-      return gatewayError('TTS_ERR_TIMEOUT', { subject: 'The synthesis', limit: `${this.options.timeoutMs} ms` }, { cause: error });
-    }
-    if (clientSignal?.aborted && !isGatewayError(error)) return gatewayError('TTS_ERR_CANCELLED', { subject: 'The synthesis (the client went away)' }, { cause: error });
-    return error;
   }
 }
