@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { headerRecord, headersOfRaw, rawHeader } from './header-records';
@@ -77,15 +77,27 @@ function decodedBody(body: Readable, contentEncoding: string | undefined): Reada
   switch (contentEncoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return body.pipe(createGunzip());
+      return decoding(body, createGunzip());
     case 'deflate':
-      return body.pipe(createInflate());
+      return decoding(body, createInflate());
     case 'br':
-      return body.pipe(createBrotliDecompress());
+      return decoding(body, createBrotliDecompress());
     default:
       return body;
   }
 }
+
+/**
+ * `body` through `decoder`, tied both ways: a decoder the reader destroys (stopped early,
+ * cancelled) destroys the body, releasing the connection, and an error of either fails the
+ * other, heard even before anyone reads (an unheard stream error ends the process).
+ */
+function decoding(body: Readable, decoder: Readable & NodeJS.WritableStream): Readable {
+  return pipeline(body, decoder, ignoreError);
+}
+
+/** The reader hears the error from the decoder itself. */
+function ignoreError(): void {}
 
 /**
  * One call through undici's request API, answered as a WHATWG Response whose body streams as it
@@ -119,6 +131,5 @@ function asResponse(answer: Dispatcher.ResponseData, method: string): Response {
     return new Response(null, { status: answer.statusCode, headers: headersOfRaw(answer.headers) });
   }
   const body = decodedBody(answer.body, rawHeader(answer.headers, 'content-encoding'));
-  if (body !== answer.body) answer.body.once('error', (error) => body.destroy(error));
   return nodeBodyResponse(body, { status: answer.statusCode, headers: answer.headers });
 }

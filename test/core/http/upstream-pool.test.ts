@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { createPooledFetch, GatewayError, upstreamStream, type PooledFetch } from '../../../core';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -261,6 +261,54 @@ describe('core/http createPooledFetch', () => {
       await cancelled.cancel();
       for (let wait = 0; closed.length < 2 && wait < 100; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(closed.sort()).to.deep.equal(['/cancelled', '/stopped']);
+    });
+
+    /** A gzip-encoded answer that sends one piece and then holds the connection open. */
+    const compressedPiece = (response: ServerResponse): void => {
+      response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.pipe(response);
+      gzip.write(Buffer.alloc(1000, 1));
+      gzip.flush();
+    };
+
+    it('closes a compressed body when the reader stops early or cancels it (else its connection is never released)', async () => {
+      const closed: string[] = [];
+      upstream = await startUpstream((request, body, response) => {
+        response.on('close', () => closed.push(request.url ?? ''));
+        compressedPiece(response);
+      });
+      const stopped = await streamCall(`${upstream.base}/stopped`);
+      for await (const chunk of stopped.chunks) {
+        expect(chunk.byteLength).to.equal(1000); // decompressed
+        break;
+      }
+      const cancelled = await streamCall(`${upstream.base}/cancelled`);
+      await cancelled.cancel();
+      for (let wait = 0; closed.length < 2 && wait < 100; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(closed.sort()).to.deep.equal(['/cancelled', '/stopped']);
+    });
+
+    it('leaves no error unheard when a compressed body is aborted or stalls before it is read (an uncaught one ends the process)', async () => {
+      upstream = await startUpstream((request, body, response) => compressedPiece(response));
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown): void => {
+        uncaught.push(error);
+      };
+      process.on('uncaughtException', onUncaught);
+      try {
+        const caller = new AbortController();
+        const aborted = await streamCall(`${upstream.base}/aborted`, { signal: caller.signal });
+        caller.abort(new Error('client went away'));
+        const stalled = await streamCall(`${upstream.base}/stalled`, { timeoutMs: 50 });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(uncaught).to.deep.equal([]);
+        // Read afterwards, each fails as its cause says.
+        expect((await failureOf(aborted.chunks)).code).to.equal('TTS_ERR_CANCELLED');
+        expect((await failureOf(stalled.chunks)).code).to.equal('TTS_ERR_TIMEOUT');
+      } finally {
+        process.off('uncaughtException', onUncaught);
+      }
     });
   });
 });
