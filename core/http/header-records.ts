@@ -31,6 +31,16 @@ export function headerRecord(init: RequestInit['headers']): Record<string, strin
 
 /** `raw` as a `Headers`, each repeated header's values appended in order. */
 export function headersOfRaw(raw: RawHeaders): Headers {
+  try {
+    return headersOfDecoded(raw);
+  } catch {
+    // A value beyond latin1, which `Headers` refuses: undici decoded its bytes as UTF-8, fetch
+    // reads them as latin1. Rare, so only then is every value turned back into its bytes.
+    return headersOfDecoded(asByteStrings(raw));
+  }
+}
+
+function headersOfDecoded(raw: RawHeaders): Headers {
   let allStrings = true;
   for (const name in raw) if (typeof raw[name] !== 'string') allStrings = false;
   // One constructor call is cheaper than an append per header.
@@ -48,6 +58,20 @@ export function headersOfRaw(raw: RawHeaders): Headers {
 export function rawHeader(raw: RawHeaders, name: string): string | undefined {
   const value = raw[name];
   return typeof value === 'string' || value === undefined ? value : value.join(', ');
+}
+
+/** `raw`'s values as fetch reads them: their UTF-8 bytes, one character a byte. */
+function asByteStrings(raw: RawHeaders): RawHeaders {
+  const bytes: Record<string, string | string[] | undefined> = {};
+  for (const name in raw) {
+    const value = raw[name];
+    bytes[name] = typeof value === 'string' ? byteString(value) : value?.map(byteString);
+  }
+  return bytes;
+}
+
+function byteString(value: string): string {
+  return Buffer.from(value, 'utf8').toString('latin1');
 }
 
 function isPlainObject(value: HeaderInit): value is Record<string, string> {

@@ -41,6 +41,14 @@ describe('core/http header records', () => {
     expect(headersOfRaw({ 'retry-after': '3' }).get('retry-after')).to.equal('3');
   });
 
+  it('makes a Headers of an answer with a value beyond latin1, its UTF-8 bytes read as latin1 as fetch reads them', () => {
+    // undici's request API decodes values as UTF-8; fetch reads the same bytes as latin1.
+    const headers = headersOfRaw({ 'content-type': 'audio/mpeg', 'x-euro': '\u20ac', via: ['a', '\u20ac'] });
+    expect(headers.get('x-euro')).to.equal(Buffer.from('\u20ac', 'utf8').toString('latin1'));
+    expect(headers.get('via')).to.equal(`a, ${Buffer.from('\u20ac', 'utf8').toString('latin1')}`);
+    expect(headers.get('content-type')).to.equal('audio/mpeg');
+  });
+
   it("reads one header of an answer as Headers.get would", () => {
     const raw = { 'content-encoding': 'gzip', via: ['a', 'b'] };
     expect(rawHeader(raw, 'content-encoding')).to.equal('gzip');

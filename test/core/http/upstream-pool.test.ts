@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createSocketServer, type AddressInfo } from 'node:net';
 import { createGzip, gzipSync } from 'node:zlib';
 import { createPooledFetch, GatewayError, upstreamStream, type PooledFetch } from '../../../core';
 
@@ -101,6 +101,27 @@ describe('core/http createPooledFetch', () => {
     const moved = await pooled.fetch(`${upstream.base}/moved`);
     expect(moved.status).to.equal(200);
     expect(await moved.text()).to.equal('unpacked');
+  });
+
+  it('reads header values of bytes beyond ASCII as fetch does (as latin1), instead of throwing', async () => {
+    // Raw bytes on the wire: a UTF-8 euro sign, and a lone latin1 byte (not UTF-8).
+    const head = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: audio/mpeg\r\ncontent-length: 2\r\nx-euro: '),
+      Buffer.from('\u20ac', 'utf8'),
+      Buffer.from('\r\nx-latin: caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\r\n\r\nok'),
+    ]);
+    const raw = createSocketServer((socket) => socket.once('data', () => socket.end(head)));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    upstream = { base: '', connections: () => 0, close: () => new Promise((resolve) => raw.close(() => resolve())) };
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    const platform = await globalThis.fetch(url);
+    const answer = await pooled.fetch(url);
+    expect(answer.headers.get('x-euro')).to.equal(platform.headers.get('x-euro'));
+    expect(answer.headers.get('x-latin')).to.be.a('string'); // undici decoded the byte as U+FFFD already: not fetch's value, but no throw
+    expect(answer.headers.get('content-type')).to.equal('audio/mpeg');
+    expect(await answer.text()).to.equal(await platform.text());
   });
 
   describe('redirects, followed as the platform fetch follows them', () => {
