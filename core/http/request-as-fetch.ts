@@ -69,6 +69,8 @@ export function plainCall(input: string | URL | Request, init: RequestInit | und
   const headers = headerRecord(init?.headers);
   if (Object.hasOwn(headers, 'accept-encoding')) return undefined;
   for (const name of Object.keys(FETCH_DEFAULT_HEADERS)) if (!Object.hasOwn(headers, name)) headers[name] = FETCH_DEFAULT_HEADERS[name];
+  // fetch types a string body sent without a type as text; a byte body it leaves untyped.
+  if (typeof body === 'string' && !Object.hasOwn(headers, 'content-type')) headers['content-type'] = 'text/plain;charset=UTF-8';
   return { target, method: (init?.method ?? 'GET').toUpperCase(), headers, body, signal: init?.signal ?? undefined };
 }
 

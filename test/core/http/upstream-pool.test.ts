@@ -56,6 +56,15 @@ describe('core/http createPooledFetch', () => {
     expect(await answer.json()).to.deep.equal({ method: 'POST', url: '/v1/audio/speech?x=1', body: '{"input":"hi"}', type: 'application/json', accept: '*/*' });
   });
 
+  it('types a string body sent without a type as fetch does, and a byte body not', async () => {
+    upstream = await startUpstream((request, body, response) => response.end(JSON.stringify({ type: request.headers['content-type'] ?? null, body })));
+    for (const body of ['{"input":"hi"}', new Uint8Array([104, 105])]) {
+      const init: RequestInit = { method: 'POST', headers: { 'x-api-key': 'k-1' }, body };
+      const platform = await (await globalThis.fetch(`${upstream.base}/typed`, init)).json();
+      expect(await (await pooled.fetch(`${upstream.base}/typed`, init)).json(), typeof body).to.deep.equal(platform);
+    }
+  });
+
   it('keeps connections alive across calls', async () => {
     upstream = await startUpstream((request, body, response) => response.end(new Uint8Array(20_000)));
     for (let call = 0; call < 20; call += 1) {
