@@ -24,10 +24,12 @@ const ERROR_BODY_BYTES = 4096;
 class IdleDeadline {
   private readonly link: LinkedAbort;
   private readonly timer: NodeJS.Timeout;
+  /** While the reader holds a piece, the wait is the reader's (a slow client), not the provider's. */
+  private held = false;
 
   constructor(caller: AbortSignal | undefined, timeoutMs: number) {
     this.link = new LinkedAbort([caller]);
-    this.timer = setTimeout(() => this.link.abort(new Error('upstream stalled')), timeoutMs);
+    this.timer = setTimeout(() => this.expire(), timeoutMs);
     this.timer.unref();
   }
 
@@ -37,6 +39,21 @@ class IdleDeadline {
 
   touch(): void {
     this.timer.refresh();
+  }
+
+  /** The reader has a piece: the clock does not count against the provider until it asks again. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** The reader asks for the next piece: the provider gets a whole stall time for it. */
+  release(): void {
+    this.held = false;
+    this.timer.refresh();
+  }
+
+  private expire(): void {
+    if (!this.held) this.link.abort(new Error('upstream stalled'));
   }
 
   stop(): void {
@@ -110,7 +127,11 @@ async function* readBody(response: Response, idle: IdleDeadline, request: Upstre
       const next = await reader.read();
       idle.touch();
       done = next.done;
-      if (next.value && next.value.byteLength > 0) yield next.value;
+      if (next.value && next.value.byteLength > 0) {
+        idle.hold();
+        yield next.value;
+        idle.release();
+      }
     }
   } catch (error) {
     done = true;
@@ -127,7 +148,11 @@ async function* readNodeBody(body: Readable, idle: IdleDeadline, request: Upstre
     // Leaving the loop early (client gone, a check failed) destroys the stream: the connection is released.
     for await (const piece of body as AsyncIterable<Uint8Array>) {
       idle.touch();
-      if (piece.byteLength > 0) yield piece;
+      if (piece.byteLength > 0) {
+        idle.hold();
+        yield piece;
+        idle.release();
+      }
     }
   } catch (error) {
     throw upstreamFailure(error, request, idle.signal);

@@ -261,6 +261,25 @@ describe('core/http createPooledFetch', () => {
       expect((await failureOf(answer.chunks)).code).to.equal('TTS_ERR_TIMEOUT');
     });
 
+    it('does not count as a stall the time its own reader takes over a piece (a slow client is not a slow provider)', async () => {
+      const total = 4 * 1024 * 1024;
+      upstream = await startUpstream((request, body, response) => {
+        response.writeHead(200, { 'content-type': 'audio/mpeg' });
+        response.end(Buffer.alloc(total, 1)); // all at once: the provider never stalls
+      });
+      // The Node stream of the pooled fetch, and the web stream of any other fetch.
+      for (const call of [pooled.fetch, globalThis.fetch]) {
+        const answer = await upstreamStream({ provider: 'Stand-in', fetch: call, url: `${upstream.base}/slow-reader`, timeoutMs: 100 });
+        let received = 0;
+        for await (const chunk of answer.chunks) {
+          // The reader holds its first piece three stall times (a client that reads slowly pushes back).
+          if (received === 0) await new Promise((resolve) => setTimeout(resolve, 300));
+          received += chunk.byteLength;
+        }
+        expect(received, call === pooled.fetch ? 'pooled' : 'platform').to.equal(total);
+      }
+    });
+
     it("fails as cancelled when the caller's signal aborts in the middle of the body", async () => {
       upstream = await startUpstream((request, body, response) => {
         response.writeHead(200, { 'content-type': 'audio/mpeg' });
