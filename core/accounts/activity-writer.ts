@@ -45,6 +45,8 @@ export class ActivityWriter {
   /** The next write, and when it runs. */
   private scheduled: { cancel(): void; readonly at: number } | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** When the uses not yet due must be written: fixed when the first is left, so that sooner writes cannot put it off. */
+  private usesDueAt: number | undefined;
 
   constructor(
     private readonly store: AccountStore,
@@ -55,7 +57,7 @@ export class ActivityWriter {
     if ((this.touches.get(keyId) ?? 0) < usedAt) this.touches.set(keyId, usedAt);
     // A key in steady use would otherwise cost a disk write every interval (a keyed read wrote 1 to 4 KB a second).
     if (this.isDue(keyId, usedAt)) this.schedule();
-    else this.schedule(this.resolutionMs(), true);
+    else this.scheduleUses();
   }
 
   /**
@@ -97,6 +99,12 @@ export class ActivityWriter {
     return this.writing;
   }
 
+  /** A write that takes every use, at the latest one resolution after the first use left waiting. */
+  private scheduleUses(): void {
+    this.usesDueAt ??= Date.now() + this.resolutionMs();
+    this.schedule(Math.max(0, this.usesDueAt - Date.now()), true);
+  }
+
   private resolutionMs(): number {
     return this.options.lastUseResolutionMs ?? 0;
   }
@@ -108,9 +116,11 @@ export class ActivityWriter {
 
   /** The key uses to write now; those not due stay queued. */
   private takeTouches(everyUse: boolean): Map<string, number> {
-    if (everyUse || this.resolutionMs() === 0) {
+    // A sooner write (a usage row) that reaches the time the waiting uses are due takes them too.
+    if (everyUse || this.resolutionMs() === 0 || (this.usesDueAt !== undefined && Date.now() >= this.usesDueAt)) {
       const all = this.touches;
       this.touches = new Map();
+      this.usesDueAt = undefined;
       return all;
     }
     const due = new Map<string, number>();
@@ -178,8 +188,8 @@ export class ActivityWriter {
     } finally {
       written?.settle();
     }
-    // Uses not due yet are written one resolution later, unless a flush comes first.
-    if (this.touches.size > 0) this.schedule(this.resolutionMs(), true);
+    // Uses not due yet are written when due (one resolution after the first of them), unless a flush comes first.
+    if (this.touches.size > 0) this.scheduleUses();
   }
 
   /** Puts a failed batch back, newer touches winning, so the next write tries it again. */

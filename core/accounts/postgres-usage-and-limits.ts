@@ -20,15 +20,22 @@ interface LimitsRow {
   characters_per_day: number | null;
 }
 
-/** A whole batch in one statement: each column's values as one array parameter. */
+/**
+ * A whole batch in one statement: each column's values as one array parameter. Rows of an
+ * account deleted since are left out: refused, they would fail the whole batch at every retry.
+ */
 const INSERT_USAGE = `
   INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at)
-  SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::integer[], $5::bigint[], $6::bigint[])`;
+  SELECT u.* FROM UNNEST($1::text[], $2::text[], $3::text[], $4::integer[], $5::bigint[], $6::bigint[])
+    AS u (account_id, key_id, model, characters, bytes, created_at)
+  WHERE EXISTS (SELECT 1 FROM accounts WHERE accounts.id = u.account_id)`;
 
-/** Rows summed per account, day and model beforehand (`dailyAdditions`): no key twice in one statement. */
+/** Rows summed per account, day and model beforehand (`dailyAdditions`): no key twice in one statement; deleted accounts left out. */
 const ADD_DAILY = `
   INSERT INTO usage_daily (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
-  SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::double precision[], $7::bigint[], $8::bigint[])
+  SELECT u.* FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::double precision[], $7::bigint[], $8::bigint[])
+    AS u (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
+  WHERE EXISTS (SELECT 1 FROM accounts WHERE accounts.id = u.account_id)
   ON CONFLICT (account_id, day, model) DO UPDATE SET
     requests = usage_daily.requests + EXCLUDED.requests,
     characters = usage_daily.characters + EXCLUDED.characters,

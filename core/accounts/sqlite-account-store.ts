@@ -194,8 +194,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   private insertUsage(usage: UsageRecord): void {
-    this.preparedUsageRecord ??= this.database.prepare('INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.preparedUsageRecord.run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt);
+    // A row of an account deleted since is left out: refused, it would fail the whole batch at every retry.
+    this.preparedUsageRecord ??= this.database.prepare(
+      'INSERT INTO usage_records (account_id, key_id, model, characters, bytes, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?)',
+    );
+    this.preparedUsageRecord.run(usage.accountId, usage.keyId, usage.model, usage.characters, usage.bytes, usage.createdAt, usage.accountId);
   }
 
   async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {

@@ -14,7 +14,9 @@ interface DailyUsageRow {
 
 const ADD = `
   INSERT INTO usage_daily (account_id, day, model, requests, characters, audio_seconds, cache_hits, errors)
-  VALUES (@accountId, @day, @model, @requests, @characters, @audioSeconds, @cacheHits, @errors)
+  SELECT @accountId, @day, @model, @requests, @characters, @audioSeconds, @cacheHits, @errors
+  -- An account deleted since: left out, as its refusal would fail the whole batch at every retry.
+  WHERE EXISTS (SELECT 1 FROM accounts WHERE id = @accountId)
   ON CONFLICT (account_id, day, model) DO UPDATE SET
     requests = requests + excluded.requests,
     characters = characters + excluded.characters,

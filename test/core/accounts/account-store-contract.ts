@@ -191,6 +191,25 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       ]);
     });
 
+    it('writes a batch that carries rows of an account deleted since, leaving those out', async () => {
+      // A key cached in memory still served its account after someone deleted it: a batch
+      // refused for its rows was kept and retried forever, and no one's usage was written again.
+      const account = accountRecord('kept-usage@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      const gone = randomUUID();
+      const at = Date.UTC(2025, 5, 14, 12, 0);
+      const row = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 7, bytes: 70, createdAt: at };
+      await store.recordActivity({
+        touches: new Map([[key.id, at]]),
+        usage: [{ ...row, accountId: gone, keyId: randomUUID() }, row],
+        failures: [{ accountId: gone, model: 'tts-1', createdAt: at }],
+      });
+      expect((await store.listUsage(account.id)).map((usage) => usage.characters)).to.deep.equal([7]);
+      expect((await store.listDailyUsage(account.id, '2025-06-14', '2025-06-14')).map((daily) => daily.requests)).to.deep.equal([1]);
+      expect(await store.listDailyUsage(gone, '2025-06-14', '2025-06-14')).to.deep.equal([]);
+    });
+
     it('sums a large batch per account, UTC day and model, and keeps every usage row', async () => {
       const account = accountRecord('large-batch@example.com');
       const other = accountRecord('large-batch2@example.com');

@@ -145,6 +145,20 @@ describe('core/accounts ActivityWriter', () => {
       expect(writer.pendingLastUse('key-1')).to.equal(undefined);
     });
 
+    it('writes a use not yet due within a resolution even while other writes keep coming', async () => {
+      writer.touch('key-1', 1000);
+      await writer.flush();
+      writer.touch('key-1', 1005); // not due: to be written within one resolution
+      // Usage rows of other requests, one every few milliseconds: each write they cause used to
+      // put the key's write off by a whole resolution again, so that it never came.
+      const started = Date.now();
+      while (Date.now() - started < RESOLUTION_MS * 4) {
+        await writer.record(usage(1));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(touchesWritten()).to.deep.equal([['key-1', 1000], ['key-1', 1005]]);
+    });
+
     it('never holds a usage row back for a key use that is not due', async () => {
       writer.touch('key-1', 1000);
       await writer.flush();
