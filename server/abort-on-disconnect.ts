@@ -13,6 +13,8 @@ export function abortOnDisconnect(response: Response): DisconnectSignal {
   const onClose = (): void => {
     if (!response.writableFinished) controller.abort(gatewayError('TTS_ERR_CANCELLED', { subject: 'The request (the client went away)' }));
   };
-  response.once('close', onClose);
+  // A client that left during an earlier step (the key check, the limits) had its 'close' already.
+  if (response.destroyed) onClose();
+  else response.once('close', onClose);
   return { signal: controller.signal, dispose: () => response.off('close', onClose) };
 }

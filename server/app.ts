@@ -17,6 +17,7 @@ import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { limitSynthesis } from './middleware/synthesis-limits';
 import { validateBody } from './middleware/validate-body';
+import { renderOpenAiError } from './openai/openai-error';
 import { createOpenAiRouter } from './openai/openai-router';
 import { speechSynthesisRequest } from './openai/speech-route';
 import type { SpeechBody } from './openai/speech-schema';
@@ -120,6 +121,8 @@ export function createApp(dependencies: AppDependencies): express.Application {
   if (config.metrics.enabled) app.get('/metrics', operations.metrics);
 
   app.use(notFound());
+  // An error raised before the /v1 router (the oversized-body refusal) skips it: OpenAI's shape still.
+  app.use('/v1', errorHandler(logger, renderOpenAiError));
   app.use(errorHandler(logger));
   return app;
 }

@@ -50,12 +50,26 @@ export function jsonBody(limitBytes: number): RequestHandler {
       );
       return;
     }
-    parse(request, response, (error?: unknown) => {
+    let answered = false;
+    const finish = (error?: unknown): void => {
+      if (answered) return;
+      answered = true;
+      request.off('data', countBytes);
       if (!error) return next();
       const translated = translateBodyParserError(error, limitBytes);
       // A body that grew past the limit (no Content-Length) is not read on: close after the answer.
       if ((translated as { code?: string }).code === 'TTS_ERR_PAYLOAD_TOO_LARGE') response.setHeader('Connection', 'close');
       next(translated);
-    });
+    };
+    // body-parser reads a body past the limit to its end before it answers: one that does not end
+    // would get a 408, an endless one be taken in whole. Counted here, it is refused at once (the
+    // bytes as sent: a compressed JSON body over the limit is larger still once inflated).
+    let received = 0;
+    const countBytes = (piece: Buffer): void => {
+      received += piece.length;
+      if (received > limitBytes) finish(gatewayError('TTS_ERR_PAYLOAD_TOO_LARGE', { limitBytes }));
+    };
+    request.on('data', countBytes);
+    parse(request, response, finish);
   };
 }

@@ -82,6 +82,22 @@ describe('server/gateway-server connection limits', function () {
     expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses a chunked body with 413 as soon as it passes bodyLimit, without waiting for its end, and closes the connection', async () => {
+    const client = rawClient(port);
+    await connected(client);
+    client.socket.write('POST /api/v1/auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const piece = `{"email":"${'a'.repeat(LIMITS.bodyLimitBytes + 100)}`;
+    // The body goes on (no last chunk): a 413 must come anyway, before the request timeout's 408.
+    client.socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
+    await client.closed;
+    const answer = client.received();
+    expect(answer).to.match(/^HTTP\/1\.1 413 /);
+    expect(answer).to.match(/\r\nConnection: close\r\n/i);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+    expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
+    expect(await modelsStatus()).to.equal(401);
+  });
+
   it('answers 413 instead of 100 Continue to a client that asks before sending a body too large', async () => {
     const client = rawClient(port);
     await connected(client);

@@ -175,6 +175,14 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expectOpenAiError(response.body, 'invalid_request_error');
     });
 
+    it('refuses a declared body over the limit with a 413 in OpenAI shape, before it is read', async () => {
+      await testApp.close();
+      await start({ bodyLimitBytes: 1024 });
+      const response = await speech({ ...SPEECH, input: 'a'.repeat(2000) }).expect(413);
+      expectOpenAiError(response.body, 'invalid_request_error');
+      expect(testApp.synthesisCalls).to.have.length(0);
+    });
+
     it('answers an unknown model 404 and an unknown voice 400, as OpenAI does', async () => {
       await testApp.close();
       await start({
