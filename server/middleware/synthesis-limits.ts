@@ -30,6 +30,11 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
     // refund the counters' store refused only leaves the count high until its window ends; left
     // unhandled, its rejection would end the process.
     const refund = (): void => void verdict.refundCharacters().catch(() => undefined);
+    // A client that left during the check had its 'close' already: refunded now, and nothing starts for nobody.
+    if (response.destroyed) {
+      refund();
+      return;
+    }
     response.once('finish', () => {
       if (response.statusCode >= 400) refund();
     });

@@ -98,4 +98,21 @@ describe('server: the limit check and the work started beside it', () => {
     expect(refunds).to.equal(1);
     expect(unhandled).to.deep.equal([]);
   });
+  it('refunds a client that left while its limits were checked, and starts nothing for it (its close came before any listener)', async () => {
+    const { limiter, decide } = heldLimiter();
+    const response = {
+      locals: { principal: { account: { id: 'account-1' }, keyId: 'key-1' } },
+      setHeader: () => undefined,
+      destroyed: false,
+      writableFinished: false,
+      once: () => response,
+    } as unknown as Response & { destroyed: boolean };
+    let refunds = 0;
+    let nextCalls = 0;
+    const done = limitSynthesis(limiter, () => 5)({ body: {} } as Request, response, () => (nextCalls += 1)) as unknown as Promise<void>;
+    response.destroyed = true;
+    decide({ limits: [], refundCharacters: async () => void (refunds += 1) });
+    await done;
+    expect({ refunds, nextCalls }).to.deep.equal({ refunds: 1, nextCalls: 0 });
+  });
 });
