@@ -5,6 +5,7 @@ import { errorEnvelope } from '../envelope';
 import { sendJson } from '../send-json';
 import { requestIdOf } from '../request-context';
 import { toGatewayError } from './translate-error';
+import { unexpectedErrorFields } from '../unexpected-error';
 
 /** Headers that describe a file or a success; an error answer must not carry them. */
 const SUCCESS_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'ETag', 'Last-Modified', 'Accept-Ranges', 'X-TTS-Applied', 'X-TTS-Served-By', 'X-TTS-Instructions'];
@@ -31,8 +32,7 @@ export function errorHandler(logger: Logger, render: ErrorRendering = renderEnve
     const known = toGatewayError(error);
     const gatewayError = known ?? new GatewayError('TTS_ERR_INTERNAL', 'Internal server error');
     if (!known) {
-      const { name, message, stack } = error instanceof Error ? error : { name: typeof error, message: String(error), stack: undefined };
-      logger.error('unexpected error', { requestId, errorName: name, errorMessage: message, stack });
+      logger.error('unexpected error', { requestId, ...unexpectedErrorFields(error) });
     } else if (gatewayError.status >= 500) {
       logger.warn('request failed', { requestId, code: gatewayError.code, errorMessage: gatewayError.message, details: gatewayError.details, ...gatewayError.logContext });
     } else {

@@ -5,6 +5,7 @@ import { formatApplied } from './applied-header';
 import { toGatewayError } from '../middleware/translate-error';
 import { addAccessLogFields, requestIdOf } from '../request-context';
 import { writeWithBackpressure } from './write-with-backpressure';
+import { unexpectedErrorFields } from '../unexpected-error';
 
 /** Header values must be visible ASCII; anything else is replaced rather than rejected. */
 export const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
@@ -60,7 +61,7 @@ export function failMidStream(response: Response, error: unknown, logger: Logger
   response.destroy();
 }
 
-/** A client that went away is routine; anything else that breaks a started stream is a warning. */
+/** A client that went away is routine; a failure reported as such that breaks a started stream is a warning, anything else (a bug) an error. */
 export function logMidStreamFailure(response: Response, error: unknown, logger: Logger): void {
   const gatewayError = toGatewayError(error);
   const code = gatewayError?.code ?? 'TTS_ERR_INTERNAL';
@@ -69,5 +70,8 @@ export function logMidStreamFailure(response: Response, error: unknown, logger: 
     logger.debug('stream stopped: the client went away', { requestId: requestIdOf(response) });
     return;
   }
-  logger.warn('stream failed after it began', { requestId: requestIdOf(response), code, errorMessage: gatewayError?.message ?? 'internal error', ...gatewayError?.logContext });
+  const requestId = requestIdOf(response);
+  if (gatewayError) logger.warn('stream failed after it began', { requestId, code, errorMessage: gatewayError.message, ...gatewayError.logContext });
+  // A failure nobody expected (a bug) is an error, logged as the error handler logs one.
+  else logger.error('stream failed after it began', { requestId, code, ...unexpectedErrorFields(error) });
 }

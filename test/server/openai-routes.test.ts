@@ -227,6 +227,28 @@ describe('server /v1 (OpenAI-compatible)', () => {
       await request(testApp.app).get('/v1/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
     });
 
+    it('logs a bug that breaks a started stream as an error: where it was thrown, no stack, no secret', async () => {
+      await testApp.close();
+      await start({
+        stream: async (synthesisRequest, context) => ({
+          ...(await failingAfterFirstPiece(synthesisRequest, context)),
+          chunks: (async function* () {
+            yield Buffer.from('first piece');
+            throw new TypeError('cannot read the token sk-proj-abcdefghijklmnop');
+          })(),
+        }),
+      });
+      await speech(SPEECH).then(
+        () => undefined,
+        () => undefined,
+      );
+      const logged = testApp.logs.find((entry) => entry.message === 'stream failed after it began');
+      expect(logged).to.include({ level: 'error', code: 'TTS_ERR_INTERNAL', errorName: 'TypeError' });
+      expect(logged?.errorMessage).to.equal('cannot read the token [redacted]');
+      expect(logged?.thrownAt).to.match(/^test\/server\/openai-routes\.test\.js:\d+$/);
+      expect(logged).to.not.have.property('stack');
+    });
+
     it('ends an SSE stream that fails midway with an error event', async () => {
       await testApp.close();
       await start({ stream: failingAfterFirstPiece });
