@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * The handlers run one after the other as one middleware: what Express would do with a layer
  * each, without its matching and bookkeeping per layer (measured: more allocation than the
  * steps every request passes through make themselves). A handler that answers and does not
- * call `next` ends the sequence; an error (passed or thrown) goes to the app's error handlers.
+ * call `next` ends the sequence; an error (passed, thrown or rejected) goes to the app's error handlers.
  */
 export function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
   return function runInSequence(request: Request, response: Response, next: NextFunction): void {
@@ -21,7 +21,9 @@ export function inSequence(handlers: readonly RequestHandler[]): RequestHandler 
         return;
       }
       try {
-        void handler(request, response, step);
+        const result: unknown = handler(request, response, step);
+        // An async handler's rejection goes on as an error (as Express does), never unhandled.
+        if (result instanceof Promise) result.catch(step);
       } catch (thrown) {
         next(thrown);
       }

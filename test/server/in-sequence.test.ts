@@ -56,4 +56,20 @@ describe('server/middleware inSequence', () => {
     ).to.deep.equal({ passed: [failure] });
     expect(reached).to.equal(false);
   });
+  it('passes the rejection of an async handler on as an error, not as an unhandled rejection that would end the process', async () => {
+    const failure = new Error('store down');
+    const rejects: RequestHandler = async () => {
+      throw failure;
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      expect(await run([rejects])).to.deep.equal({ passed: [failure] });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).to.deep.equal([]);
+  });
 });
