@@ -60,7 +60,7 @@ export function lazyAudioEngine(start: () => AudioProcessor, codecs: CodecOption
     },
     process: (job, signal) => start().process(job, signal),
     reserveProcessing: (output, audioSeconds, deadline) => start().reserve(output, audioSeconds, deadline),
-    openStream: (spec) => start().openStream(spec),
+    openStream: (spec, control) => start().openStream(spec, control),
   };
 }
 
