@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
+import { extended } from '../../../core/objects/extended';
 
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
@@ -144,6 +145,48 @@ describe('core/cache CachedSynthesis', () => {
     expect(repeat.progress.bytes).to.equal(14);
     expect((await cached.synthesize(request(), { requestId: 'c' })).cache).to.equal('hit');
     expect(calls).to.have.length(1);
+  });
+
+  it('gives a hit the duration of its miss: a stream hit counts its seconds, a file hit of a stored stream carries them', async () => {
+    const files = new Map<string, Uint8Array>();
+    const storage: CacheStorage = {
+      read: async (fileName) => files.get(fileName),
+      save: async (audio, format) => {
+        const fileName = `file-${files.size + 1}.${format}`;
+        files.set(fileName, audio);
+        return { fileName, size: audio.byteLength };
+      },
+    };
+    const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+    const synthesizer: Synthesizer = {
+      synthesize: async () => extended(await storage.save(Buffer.from('file audio'), 'mp3'), extended(facts, { durationSeconds: 3 })),
+      stream: async () => {
+        // As the gateway's encoder reports it: the seconds made so far, with each piece.
+        const progress: { bytes: number; durationSeconds?: number } = { bytes: 0 };
+        async function* chunks() {
+          for (const [piece, seconds] of [['streamed ', 1], ['audio', 2.5]] as const) {
+            progress.bytes += piece.length;
+            progress.durationSeconds = seconds;
+            yield Buffer.from(piece);
+          }
+        }
+        return extended(facts, { progress, chunks: chunks() });
+      },
+    };
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 1000 });
+    const live = await cached.stream(request(), { requestId: 'a' });
+    await text(live);
+    expect(live.progress.durationSeconds).to.equal(2.5);
+    const repeat = await cached.stream(request(), { requestId: 'b' });
+    await text(repeat);
+    expect([repeat.cache, repeat.progress.durationSeconds]).to.deep.equal(['hit', 2.5]);
+    const file = await cached.synthesize(request(), { requestId: 'c' });
+    expect([file.cache, file.durationSeconds]).to.deep.equal(['hit', 2.5]);
+    // A whole file's seconds, streamed from the cache.
+    await cached.synthesize(request({ text: 'Other words.' }), { requestId: 'd' });
+    const streamedFile = await cached.stream(request({ text: 'Other words.' }), { requestId: 'e' });
+    await text(streamedFile);
+    expect([streamedFile.cache, streamedFile.progress.durationSeconds]).to.deep.equal(['hit', 3]);
   });
 
   it('does not remember a stream the client left early', async () => {
