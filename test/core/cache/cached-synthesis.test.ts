@@ -3,6 +3,8 @@ import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { extended } from '../../../core/objects/extended';
+import { readWavInfo } from '../../../core/audio/decode/wav-decoder';
+import { wavHeader } from '../../../core/audio/encode/wav-encoder';
 
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
@@ -187,6 +189,43 @@ describe('core/cache CachedSynthesis', () => {
     const streamedFile = await cached.stream(request({ text: 'Other words.' }), { requestId: 'e' });
     await text(streamedFile);
     expect([streamedFile.cache, streamedFile.progress.durationSeconds]).to.deep.equal(['hit', 3]);
+  });
+
+  it('stores a streamed WAV with the exact sizes of a file: a file hit gets no open-ended header', async () => {
+    const files = new Map<string, Uint8Array>();
+    const samples = new Uint8Array(400).fill(1);
+    const facts = { format: 'wav' as const, applied: appliedPlan({ format: 'transcoded' }), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+    const synthesizer: Synthesizer = {
+      synthesize: async () => Promise.reject(new Error('not called')),
+      stream: async () => {
+        const progress = { bytes: 0, sampleRate: 22050 };
+        // As the gateway streams a WAV: sizes "until the end" in the header, samples after it.
+        async function* chunks() {
+          for (const piece of [wavHeader(22050), samples.subarray(0, 200), samples.subarray(200)]) {
+            progress.bytes += piece.byteLength;
+            yield piece;
+          }
+        }
+        return extended(facts, { progress, chunks: chunks() });
+      },
+    };
+    const storage: CacheStorage = {
+      read: async (fileName) => files.get(fileName),
+      save: async (audio, format) => {
+        const fileName = `file-${files.size + 1}.${format}`;
+        files.set(fileName, audio);
+        return { fileName, size: audio.byteLength };
+      },
+    };
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 10_000 });
+    const live = await cached.stream(request({ format: 'wav' }), { requestId: 'a' });
+    for await (const _piece of live.chunks);
+    const file = await cached.synthesize(request({ format: 'wav' }), { requestId: 'b' });
+    expect(file.cache).to.equal('hit');
+    const bytes = files.get(file.fileName) as Uint8Array;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect([view.getUint32(4, true), view.getUint32(40, true)]).to.deep.equal([bytes.byteLength - 8, 400]);
+    expect(readWavInfo(bytes)).to.deep.include({ openEnded: false, dataBytes: 400, sampleRate: 22050 });
   });
 
   it('does not remember a stream the client left early', async () => {
