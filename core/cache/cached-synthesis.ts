@@ -1,9 +1,11 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { parseWavHeader } from '../audio/decode/wav-decoder';
 import { extended } from '../objects/extended';
 import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
+import { audioDurationSeconds } from '../synthesis/audio-duration';
 import { closeBeforeStart, closeUnread } from '../synthesis/close-before-start';
 import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
@@ -124,7 +126,7 @@ export class CachedSynthesis {
     if (running) await running.catch(() => undefined);
     const cached = await (running ? this.cache.get(key) : this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached));
-    if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate), { cache: 'hit' as const });
+    if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
     return extended(live, { chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' as const });
   }
@@ -177,8 +179,12 @@ export class CachedSynthesis {
     }
     if (kept > this.options.maxStreamBytes) return;
     try {
-      const saved = await this.storage.save(Buffer.concat(pieces), live.format, live.progress.sampleRate);
-      await this.cache.set(key, Object.assign(describe(live), saved, { sampleRate: live.progress.sampleRate }));
+      const audio = Buffer.concat(pieces);
+      if (live.format === 'wav') closeWavSizes(audio);
+      const saved = await this.storage.save(audio, live.format, live.progress.sampleRate);
+      // The seconds are known at the end only (the encoder's count, else the bytes' headers, as for a file).
+      const durationSeconds = live.progress.durationSeconds ?? audioDurationSeconds(audio, live.format, live.progress.sampleRate);
+      await this.cache.set(key, Object.assign(describe(live), saved, { sampleRate: live.progress.sampleRate, durationSeconds }));
     } catch (error) {
       this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
     }
@@ -194,13 +200,26 @@ function toCached(result: SynthesisResult): CachedResult {
   return Object.assign(describe(result), { fileName: result.fileName, size: result.size });
 }
 
-/** A stored answer as a stream: its bytes in pieces. */
-function streamOf(bytes: Uint8Array, sampleRate: number | undefined): { chunks: AsyncIterable<Uint8Array>; progress: StreamProgress } {
+/**
+ * A streamed WAV says "until the end" (0xFFFFFFFF) in its sizes; stored, it is also a file hit's
+ * download, and a WAV file keeps exact sizes: written in place, once the length is known.
+ */
+function closeWavSizes(audio: Uint8Array): void {
+  const info = parseWavHeader(audio);
+  if (!info?.openEnded) return;
+  const view = new DataView(audio.buffer, audio.byteOffset, audio.byteLength);
+  view.setUint32(4, audio.byteLength - 8, true);
+  view.setUint32(info.dataOffset - 4, audio.byteLength - info.dataOffset, true);
+}
+
+/** A stored answer as a stream: its bytes in pieces, its seconds counted as they go (as a live stream's are, for usage). */
+function streamOf(bytes: Uint8Array, sampleRate: number | undefined, durationSeconds: number | undefined): { chunks: AsyncIterable<Uint8Array>; progress: StreamProgress } {
   const progress: StreamProgress = { bytes: 0, ...(sampleRate !== undefined ? { sampleRate } : {}) };
   async function* chunks(): AsyncGenerator<Uint8Array> {
     for (let offset = 0; offset < bytes.byteLength; offset += PIECE_BYTES) {
       const piece = bytes.subarray(offset, offset + PIECE_BYTES);
       progress.bytes += piece.byteLength;
+      if (durationSeconds !== undefined) progress.durationSeconds = progress.bytes === bytes.byteLength ? durationSeconds : (durationSeconds * progress.bytes) / bytes.byteLength;
       yield piece;
     }
   }

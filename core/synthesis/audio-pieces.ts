@@ -60,7 +60,8 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
   try {
     if (!plan.needsAudioProcessing) {
       const only = await calls.take(0);
-      if (only.format === sources.output) {
+      // A client that needs a fixed rate (pcm) gets answers at another one resampled, not passed on.
+      if (only.format === sources.output && (sources.sampleRate === undefined || only.sampleRate === sources.sampleRate)) {
         count(sources.progress, only.audio, only.sampleRate);
         yield only.audio;
         return;

@@ -115,7 +115,14 @@ export function appliedOf(plan: SynthesisPlan): AppliedPlan {
  * what it really was, and is transcoded unless its checked bytes are already the output format
  * (a WAV header stripped from pcm).
  */
-export function appliedAfterCheck(applied: AppliedPlan, output: AudioFormat, checked: { readonly format: AudioFormat; readonly receivedAs?: AudioFormat } | undefined): AppliedPlan {
+export function appliedAfterCheck(
+  applied: AppliedPlan,
+  output: AudioFormat,
+  checked: { readonly format: AudioFormat; readonly receivedAs?: AudioFormat; readonly sampleRate?: number } | undefined,
+  outputRate?: number,
+): AppliedPlan {
   if (checked?.receivedAs === undefined) return applied;
-  return { ...applied, format: checked.format === output ? applied.format : 'transcoded', received: checked.receivedAs };
+  // Stripped pcm at another rate than the client needs is resampled: transcoded too.
+  const asItCame = checked.format === output && (outputRate === undefined || checked.sampleRate === outputRate);
+  return { ...applied, format: asItCame ? applied.format : 'transcoded', received: checked.receivedAs };
 }

@@ -174,7 +174,7 @@ export class SynthesisService {
       });
       const first = await abortable(pieces.next(), signal);
       stop.stopClock();
-      const checked = appliedAfterCheck(applied, request.format, firstAudio);
+      const checked = appliedAfterCheck(applied, request.format, firstAudio, request.sampleRate);
       return this.describe(prepared, checked, { sampleRate: progress.sampleRate, progress, chunks: rest(first, pieces, stop, this.explainer(context.signal)) });
     } catch (error) {
       if (abortedByDeadline(signal)) start.timedOut = true;

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
+import { extended } from '../../../core/objects/extended';
+import { readWavInfo } from '../../../core/audio/decode/wav-decoder';
+import { wavHeader } from '../../../core/audio/encode/wav-encoder';
 
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
@@ -144,6 +147,85 @@ describe('core/cache CachedSynthesis', () => {
     expect(repeat.progress.bytes).to.equal(14);
     expect((await cached.synthesize(request(), { requestId: 'c' })).cache).to.equal('hit');
     expect(calls).to.have.length(1);
+  });
+
+  it('gives a hit the duration of its miss: a stream hit counts its seconds, a file hit of a stored stream carries them', async () => {
+    const files = new Map<string, Uint8Array>();
+    const storage: CacheStorage = {
+      read: async (fileName) => files.get(fileName),
+      save: async (audio, format) => {
+        const fileName = `file-${files.size + 1}.${format}`;
+        files.set(fileName, audio);
+        return { fileName, size: audio.byteLength };
+      },
+    };
+    const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+    const synthesizer: Synthesizer = {
+      synthesize: async () => extended(await storage.save(Buffer.from('file audio'), 'mp3'), extended(facts, { durationSeconds: 3 })),
+      stream: async () => {
+        // As the gateway's encoder reports it: the seconds made so far, with each piece.
+        const progress: { bytes: number; durationSeconds?: number } = { bytes: 0 };
+        async function* chunks() {
+          for (const [piece, seconds] of [['streamed ', 1], ['audio', 2.5]] as const) {
+            progress.bytes += piece.length;
+            progress.durationSeconds = seconds;
+            yield Buffer.from(piece);
+          }
+        }
+        return extended(facts, { progress, chunks: chunks() });
+      },
+    };
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 1000 });
+    const live = await cached.stream(request(), { requestId: 'a' });
+    await text(live);
+    expect(live.progress.durationSeconds).to.equal(2.5);
+    const repeat = await cached.stream(request(), { requestId: 'b' });
+    await text(repeat);
+    expect([repeat.cache, repeat.progress.durationSeconds]).to.deep.equal(['hit', 2.5]);
+    const file = await cached.synthesize(request(), { requestId: 'c' });
+    expect([file.cache, file.durationSeconds]).to.deep.equal(['hit', 2.5]);
+    // A whole file's seconds, streamed from the cache.
+    await cached.synthesize(request({ text: 'Other words.' }), { requestId: 'd' });
+    const streamedFile = await cached.stream(request({ text: 'Other words.' }), { requestId: 'e' });
+    await text(streamedFile);
+    expect([streamedFile.cache, streamedFile.progress.durationSeconds]).to.deep.equal(['hit', 3]);
+  });
+
+  it('stores a streamed WAV with the exact sizes of a file: a file hit gets no open-ended header', async () => {
+    const files = new Map<string, Uint8Array>();
+    const samples = new Uint8Array(400).fill(1);
+    const facts = { format: 'wav' as const, applied: appliedPlan({ format: 'transcoded' }), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+    const synthesizer: Synthesizer = {
+      synthesize: async () => Promise.reject(new Error('not called')),
+      stream: async () => {
+        const progress = { bytes: 0, sampleRate: 22050 };
+        // As the gateway streams a WAV: sizes "until the end" in the header, samples after it.
+        async function* chunks() {
+          for (const piece of [wavHeader(22050), samples.subarray(0, 200), samples.subarray(200)]) {
+            progress.bytes += piece.byteLength;
+            yield piece;
+          }
+        }
+        return extended(facts, { progress, chunks: chunks() });
+      },
+    };
+    const storage: CacheStorage = {
+      read: async (fileName) => files.get(fileName),
+      save: async (audio, format) => {
+        const fileName = `file-${files.size + 1}.${format}`;
+        files.set(fileName, audio);
+        return { fileName, size: audio.byteLength };
+      },
+    };
+    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 10_000 });
+    const live = await cached.stream(request({ format: 'wav' }), { requestId: 'a' });
+    for await (const _piece of live.chunks);
+    const file = await cached.synthesize(request({ format: 'wav' }), { requestId: 'b' });
+    expect(file.cache).to.equal('hit');
+    const bytes = files.get(file.fileName) as Uint8Array;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect([view.getUint32(4, true), view.getUint32(40, true)]).to.deep.equal([bytes.byteLength - 8, 400]);
+    expect(readWavInfo(bytes)).to.deep.include({ openEnded: false, dataBytes: 400, sampleRate: 22050 });
   });
 
   it('does not remember a stream the client left early', async () => {

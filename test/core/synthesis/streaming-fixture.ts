@@ -5,6 +5,7 @@ import {
   ModelRouter,
   SynthesisService,
   type AudioChunk,
+  type AudioFormat,
   type AudioEngine,
   type AudioStreamSpec,
   type ModelCapabilities,
@@ -45,6 +46,8 @@ export function gate(): { promise: Promise<void>; open: () => void } {
 interface FixtureOptions {
   readonly capabilities?: Partial<ModelCapabilities>;
   readonly synthesize?: (request: ProviderSynthesisRequest, index: number) => Promise<Uint8Array>;
+  /** The format the provider's answers are labelled with; wav unless a test needs another. */
+  readonly label?: AudioFormat;
   readonly synthesizeStream?: (request: ProviderSynthesisRequest) => Promise<ProviderAudioStream>;
   readonly chunkConcurrency?: number;
   /** The synthesis deadline; 5 s unless a test needs it to pass. */
@@ -67,7 +70,7 @@ export function fixture(options: FixtureOptions = {}) {
       recorder.events.push(`call ${index} started`);
       const audio = options.synthesize ? await options.synthesize(request, index) : wavBytes(request.text);
       recorder.events.push(`call ${index} finished`);
-      return { audio, format: 'wav', warnings: [] };
+      return { audio, format: options.label ?? 'wav', warnings: [] };
     },
     ...(options.synthesizeStream ? { synthesizeStream: options.synthesizeStream } : {}),
   };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { GatewayError, ModelRouter, type ProviderSynthesisRequest } from '../../../core';
+import { wavHeader } from '../../../core/audio/encode/wav-encoder';
 import { collect, fixture, gate, MP3_FRAME, request } from './streaming-fixture';
 
 describe('core/synthesis streaming: provider streams, formats and routes', () => {
@@ -51,6 +52,21 @@ describe('core/synthesis streaming: provider streams, formats and routes', () =>
     const stream = await service.stream(request({ text: 'Short.', format: 'pcm', sampleRate: 24000 }), { requestId: 'r10' });
     await collect(stream.chunks);
     expect(recorder.sessions[0].spec).to.include({ output: 'pcm', sampleRate: 24000 });
+  });
+
+  it('resamples pcm that came at another rate than the model declares (a WAV header on pcm), as the client needs a fixed one', async () => {
+    // The model says 24 kHz pcm; its answer is a 16 kHz WAV labelled pcm: the header is stripped, its rate kept.
+    const samples = new Uint8Array(320);
+    const { service, recorder } = fixture({
+      capabilities: { formats: ['pcm'], pcmSampleRate: 24000 },
+      label: 'pcm',
+      synthesize: async () => Buffer.concat([wavHeader(16000, samples.byteLength), samples]),
+    });
+    const stream = await service.stream(request({ text: 'Short.', format: 'pcm', sampleRate: 24000 }), { requestId: 'r10b' });
+    await collect(stream.chunks);
+    expect(recorder.sessions, 'the 16 kHz samples go through a session to 24 kHz').to.have.length(1);
+    expect(recorder.sessions[0].spec).to.include({ output: 'pcm', sampleRate: 24000 });
+    expect(stream.applied).to.include({ format: 'transcoded', received: 'wav' });
   });
 
   it('sends instructions only to models that take them, and says when they were ignored', async () => {
