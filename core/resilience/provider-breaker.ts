@@ -20,6 +20,14 @@ const STATE_NAMES: Readonly<Record<CircuitState, BreakerState>> = {
   [CircuitState.Isolated]: 'open',
 };
 
+/** Failures of calls that their caller stopped (not the deadline): they say nothing of the provider. */
+const stoppedByCaller = new WeakSet<object>();
+
+/** Marks the failure of a call its caller stopped (its client left, another chunk of its text failed): the circuit leaves it out. */
+export function stoppedByItsCaller(failure: unknown): void {
+  if (typeof failure === 'object' && failure !== null) stoppedByCaller.add(failure);
+}
+
 /**
  * The circuit breaker of one provider instance (cockatiel's ConsecutiveBreaker). Only transient
  * provider failures count; the client's own errors and cancellations neither open nor close it.
@@ -41,7 +49,7 @@ export class ProviderBreaker {
     // that left, a bad voice): that says nothing of the provider. Such a trial is handled instead and
     // opens the circuit with the next trial due at once, so that one trial at a time goes on.
     const isFailure = (error: unknown): boolean => {
-      if (isTransientFailure(error)) return true;
+      if (isTransientFailure(error) && !stoppedByCaller.has(error as object)) return true;
       this.trialWithoutVerdict = this.policy.state === CircuitState.HalfOpen;
       return this.trialWithoutVerdict;
     };

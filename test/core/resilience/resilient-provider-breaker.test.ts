@@ -94,6 +94,24 @@ describe('core/resilience ResilientProvider: circuit breaker', () => {
     expect(inner.calls).to.equal(5);
   });
 
+  it('does not count the calls its caller stopped because another one failed (the other chunks of a text) as failures', async () => {
+    const inner = new ScriptedProvider([fail(500), hang, hang, hang]);
+    const wrapped = wrap(inner);
+    // As the synthesis of a long text does: its chunks in parallel, the first failure cancels the rest with its error.
+    const failFast = new AbortController();
+    const chunks = [0, 1, 2, 3].map(() =>
+      wrapped.synthesize(request({ signal: failFast.signal })).catch((error: unknown) => {
+        failFast.abort(error);
+        throw error;
+      }),
+    );
+    const outcomes = await Promise.allSettled(chunks);
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(inner.calls).to.equal(4);
+    // One failed provider call: one failure of two, the circuit stays closed.
+    expect(wrapped.state()).to.equal('closed');
+  });
+
   it('counts a request whose retries all failed as one failure', async () => {
     const inner = new ScriptedProvider([fail(500)]);
     const wrapped = new ResilientProvider(inner, {
