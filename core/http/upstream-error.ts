@@ -1,4 +1,5 @@
 import { gatewayError, type ErrorDetail, type GatewayError } from '../errors';
+import { extended } from '../objects/extended';
 import type { UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 
 // A long run with a digit in it looks like a key; long words (`UnrecognizedClientException`) do not.
@@ -84,7 +85,10 @@ export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
     case 'timeout':
       return gatewayError('TTS_ERR_TIMEOUT', { subject: provider, limit: `its own deadline (${upstream})` }, options);
     case 'server_error':
-    case 'rejected':
-      return gatewayError('TTS_ERR_UPSTREAM', params, options);
+    case 'rejected': {
+      // A 503 (or another answer a retry may cure) may say when to come back: the retry layer waits at least that.
+      const retryAfterSeconds = upstreamStatus === 408 || (upstreamStatus ?? 0) >= 500 ? parseRetryAfter(facts.retryAfterHeader ?? null) : undefined;
+      return gatewayError('TTS_ERR_UPSTREAM', params, retryAfterSeconds === undefined ? options : extended(options, { retryAfterSeconds }));
+    }
   }
 }

@@ -40,7 +40,8 @@ export class RedisKeyRevocations implements KeyRevocations {
     this.subscriber.on('message', (channel: string, keyId: string) => {
       if (channel === this.channel) listener.onRevoked(keyId);
     });
-    let connectedBefore = false;
+    // A connection already up (the gateway listens once its providers are loaded) counts as the first.
+    let connectedBefore = this.subscriber.status === 'ready';
     this.subscriber.on('ready', () => {
       // ioredis subscribes again by itself; what was published meanwhile is gone.
       if (connectedBefore) listener.onMissed();

@@ -1,4 +1,4 @@
-import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy, type IBackoff } from 'cockatiel';
 import { gatewayError, type GatewayError } from '../errors';
 import type { Logger } from '../plugin/contract';
 import { isTransientFailure } from './transient-failure';
@@ -20,6 +20,14 @@ const STATE_NAMES: Readonly<Record<CircuitState, BreakerState>> = {
   [CircuitState.Isolated]: 'open',
 };
 
+/** Failures of calls that their caller stopped (not the deadline): they say nothing of the provider. */
+const stoppedByCaller = new WeakSet<object>();
+
+/** Marks the failure of a call its caller stopped (its client left, another chunk of its text failed): the circuit leaves it out. */
+export function stoppedByItsCaller(failure: unknown): void {
+  if (typeof failure === 'object' && failure !== null) stoppedByCaller.add(failure);
+}
+
 /**
  * The circuit breaker of one provider instance (cockatiel's ConsecutiveBreaker). Only transient
  * provider failures count; the client's own errors and cancellations neither open nor close it.
@@ -28,6 +36,8 @@ const STATE_NAMES: Readonly<Record<CircuitState, BreakerState>> = {
 export class ProviderBreaker {
   private readonly policy: CircuitBreakerPolicy;
   private openedAt = 0;
+  /** Set when a half-open trial ended without the provider's verdict (a client's error or cancellation). */
+  private trialWithoutVerdict = false;
 
   constructor(
     private readonly instanceId: string,
@@ -35,8 +45,17 @@ export class ProviderBreaker {
     logger: Logger,
     onStateChange: (state: BreakerState) => void = () => undefined,
   ) {
-    this.policy = circuitBreaker(handleWhen(isTransientFailure), {
-      halfOpenAfter: settings.halfOpenAfterMs,
+    // cockatiel closes the circuit when its trial fails with an error it does not handle (a client
+    // that left, a bad voice): that says nothing of the provider. Such a trial is handled instead and
+    // opens the circuit with the next trial due at once, so that one trial at a time goes on.
+    const isFailure = (error: unknown): boolean => {
+      if (isTransientFailure(error) && !stoppedByCaller.has(error as object)) return true;
+      this.trialWithoutVerdict = this.policy.state === CircuitState.HalfOpen;
+      return this.trialWithoutVerdict;
+    };
+    const trialDue = (): IBackoff<unknown> => ({ duration: this.trialWithoutVerdict ? 0 : settings.halfOpenAfterMs, next: trialDue });
+    this.policy = circuitBreaker(handleWhen(isFailure), {
+      halfOpenAfter: { next: trialDue },
       breaker: new ConsecutiveBreaker(settings.failures),
     });
     this.policy.onBreak(() => {
@@ -45,7 +64,10 @@ export class ProviderBreaker {
     this.policy.onStateChange((state) => {
       const meta = { provider: instanceId, state: STATE_NAMES[state] };
       onStateChange(STATE_NAMES[state]);
-      if (state === CircuitState.Open) logger.warn('circuit opened: calls fail fast until a trial', { ...meta, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs });
+      if (state === CircuitState.Open && this.trialWithoutVerdict) {
+        this.trialWithoutVerdict = false;
+        logger.info('circuit trial ended without a verdict (a client error or cancellation): the next call is the trial', meta);
+      } else if (state === CircuitState.Open) logger.warn('circuit opened: calls fail fast until a trial', { ...meta, failures: settings.failures, halfOpenAfterMs: settings.halfOpenAfterMs });
       else if (state === CircuitState.HalfOpen) logger.info('circuit half-open: one trial call', meta);
       else logger.info('circuit closed', meta);
     });

@@ -7,7 +7,7 @@ import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
 import { abortedByDeadline, deadlineError, pause, untilAborted } from './deadline';
 import { withFirstChunk } from './first-chunk';
-import { ProviderBreaker, type BreakerState } from './provider-breaker';
+import { ProviderBreaker, stoppedByItsCaller, type BreakerState } from './provider-breaker';
 import { retryDelayMs } from './retry-delay';
 import { isTransientFailure } from './transient-failure';
 
@@ -130,7 +130,10 @@ export class ResilientProvider implements TtsProvider {
         } catch (error) {
           // Once the deadline fired or the caller left, nothing more is tried (timers and clocks may disagree by a millisecond).
           const stopped = signal.aborted;
-          const failure = abortedByDeadline(signal) ? deadlineError(instanceId, error) : error;
+          const byDeadline = abortedByDeadline(signal);
+          const failure = byDeadline ? deadlineError(instanceId, error) : error;
+          // Stopped by the caller, the call failed with the caller's reason (maybe another chunk's transient failure, counted once already).
+          if (stopped && !byDeadline) stoppedByItsCaller(failure);
           link.abort(stopped ? signal.reason : error);
           if (stopped || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);

@@ -83,4 +83,19 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     await a.accounts.revokeKey(first.account.id, second.id);
     expect(await eventually(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
   });
+
+  it('drops its key cache after its first Redis outage too, when it began to listen on a connection already up (as the gateway does, after loading its providers)', async () => {
+    const redis: RedisServer = await ownRedis();
+    const revocations = new RedisKeyRevocations({ url: redis.url, keyPrefix: 'late-listener:' });
+    replicas.push({ revocations, store: { close: async () => undefined } as AccountStore } as Replica);
+    const subscriber = (revocations as unknown as { subscriber: { status: string } }).subscriber;
+    expect(await eventually(async () => subscriber.status === 'ready', 5000)).to.equal(true);
+    let missed = 0;
+    revocations.listen({ onRevoked: () => undefined, onMissed: () => (missed += 1) });
+    await revocations.subscribed();
+    await redis.stop();
+    await redis.resume();
+    // Announcements made while it was away are lost: its cache must go.
+    expect(await eventually(async () => missed === 1, 5000)).to.equal(true);
+  });
 });

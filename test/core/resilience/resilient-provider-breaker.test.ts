@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ResilientProvider, type TtsProvider } from '../../../core';
+import { GatewayError, ResilientProvider, type TtsProvider } from '../../../core';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { recordingLogger, type LogRecord } from '../plugin/plugin-test-helpers';
 import { fail, hang, ok, policy, request, ScriptedProvider } from './scripted-provider';
@@ -66,12 +66,50 @@ describe('core/resilience ResilientProvider: circuit breaker', () => {
     expect(wrapped.state()).to.equal('open');
   });
 
+  it('is not closed by a half-open trial its client cancelled: the next request is the trial, the rest wait for it', async () => {
+    const inner = new ScriptedProvider([fail(500), fail(500), hang, fail(500)]);
+    const wrapped = wrap(inner);
+    for (let index = 0; index < 2; index += 1) await expectGatewayError(wrapped.synthesize(request()));
+    await sleep(80);
+    const client = new AbortController();
+    const trial = wrapped.synthesize(request({ signal: client.signal }));
+    expect(wrapped.state()).to.equal('half-open');
+    client.abort(new GatewayError('TTS_ERR_CANCELLED', 'The client went away'));
+    await expectGatewayError(trial, 'TTS_ERR_CANCELLED');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(wrapped.state()).to.not.equal('closed');
+    // No verdict on the provider: one new trial at once (no 503 for another halfOpenAfter), not a flood.
+    const burst = [wrapped.synthesize(request()), wrapped.synthesize(request()), wrapped.synthesize(request())];
+    const codes = (await Promise.allSettled(burst)).map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as GatewayError).code : 'ok'));
+    expect(inner.calls).to.equal(4);
+    expect(codes).to.deep.equal(['TTS_ERR_UPSTREAM', 'TTS_ERR_UNAVAILABLE', 'TTS_ERR_UNAVAILABLE']);
+    expect(wrapped.state()).to.equal('open');
+  });
+
   it('is not opened by the client’s own errors', async () => {
     const inner = new ScriptedProvider([fail(400)]);
     const wrapped = wrap(inner);
     for (let index = 0; index < 5; index += 1) await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
     expect(wrapped.state()).to.equal('closed');
     expect(inner.calls).to.equal(5);
+  });
+
+  it('does not count the calls its caller stopped because another one failed (the other chunks of a text) as failures', async () => {
+    const inner = new ScriptedProvider([fail(500), hang, hang, hang]);
+    const wrapped = wrap(inner);
+    // As the synthesis of a long text does: its chunks in parallel, the first failure cancels the rest with its error.
+    const failFast = new AbortController();
+    const chunks = [0, 1, 2, 3].map(() =>
+      wrapped.synthesize(request({ signal: failFast.signal })).catch((error: unknown) => {
+        failFast.abort(error);
+        throw error;
+      }),
+    );
+    const outcomes = await Promise.allSettled(chunks);
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(inner.calls).to.equal(4);
+    // One failed provider call: one failure of two, the circuit stays closed.
+    expect(wrapped.state()).to.equal('closed');
   });
 
   it('counts a request whose retries all failed as one failure', async () => {

@@ -96,6 +96,18 @@ describe('core/resilience ResilientProvider: retries and deadlines', () => {
     expect(retries.map((record) => record.meta?.delayMs)).to.deep.equal([1000]);
   });
 
+  it('waits at least the Retry-After of a 503 too (a provider down for maintenance or overloaded says when to come back)', async () => {
+    const inner = new ScriptedProvider([fail(503, '1'), ok]);
+    await wrap(inner).synthesize(request());
+    expect(inner.calls).to.equal(2);
+    const retries = records.filter((record) => record.message === 'retrying provider call');
+    expect(retries.map((record) => record.meta?.delayMs)).to.deep.equal([1000]);
+    const late = new ScriptedProvider([fail(503, '30'), ok]);
+    const error = await expectGatewayError(wrap(late).synthesize(request({ deadline: Date.now() + 2_000 })), 'TTS_ERR_UPSTREAM');
+    expect(error.retryAfterSeconds).to.equal(30);
+    expect(late.calls).to.equal(1);
+  });
+
   it('answers at once when the Retry-After would end past the deadline', async () => {
     const inner = new ScriptedProvider([fail(429, '30'), ok]);
     const error = await expectGatewayError(wrap(inner).synthesize(request({ deadline: Date.now() + 2_000 })), 'TTS_ERR_RATE_LIMITED');
