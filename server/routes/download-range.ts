@@ -13,7 +13,8 @@ function ifRangeHolds(request: Request, etag: string, lastModified: Date): boole
   if (!condition) return true;
   if (condition.includes('"')) return condition.trim() === etag;
   const date = Date.parse(condition);
-  return !Number.isNaN(date) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(date / 1000);
+  // RFC 9110 13.1.5: an exact match; a later date says nothing about which bytes the client has.
+  return !Number.isNaN(date) && Math.floor(lastModified.getTime() / 1000) === Math.floor(date / 1000);
 }
 
 /** A suffix range of at least one byte (`-500`) somewhere in the header. */

@@ -70,6 +70,15 @@ describe('server GET /api/v1/audio/download/:file', () => {
       await download().expect(200);
     });
 
+    it('applies If-Range with a date only when it is exactly the Last-Modified date', async () => {
+      const lastModified = (await download().expect(200)).headers['last-modified'] as string;
+      const exact = await download().set('Range', 'bytes=0-9').set('If-Range', lastModified).expect(206);
+      expect(exact.headers['content-range']).to.equal('bytes 0-9/1000');
+      const later = new Date(Date.parse(lastModified) + 86_400_000).toUTCString();
+      const whole = await download().set('Range', 'bytes=0-9').set('If-Range', later).expect(200);
+      expect(binary(whole).equals(BYTES)).to.equal(true);
+    });
+
     it('answers 304 for a matching If-None-Match and 200 for a stale one', async () => {
       const first = await download().expect(200);
       const etag = first.headers.etag as string;
