@@ -34,6 +34,11 @@ export function accessLogFieldsOf(response: Response): AccessLogFields {
   return (response.locals.accessLogFields as AccessLogFields | undefined) ?? {};
 }
 
+/** Whether the answer failed after it began (logMidStreamFailure records `streamError`): an SSE stream still ends cleanly then. */
+export function failedMidStream(response: Response): boolean {
+  return accessLogFieldsOf(response).streamError !== undefined;
+}
+
 /** The result cache's lookup, started while the request's limits were checked. */
 export function setResultLookup(response: Response, lookup: ResultLookup): void {
   response.locals.resultLookup = lookup;
