@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
-import { failedMidStream, principalOf } from '../request-context';
+import { principalOf, streamErrorOf } from '../request-context';
 
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
@@ -37,7 +37,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
     }
     response.once('finish', () => {
       // An SSE stream that failed midway ends cleanly after its error event, at the 200 it began with.
-      if (response.statusCode >= 400 || failedMidStream(response)) refund();
+      if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
       if (!response.writableFinished) refund();
