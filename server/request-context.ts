@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { extended, GatewayError, type AuthenticatedKey, type ResultLookup } from '../core';
+import { extended, GatewayError, type AuthenticatedKey, type ErrorCode, type ResultLookup } from '../core';
 
 /** Per-request values kept in `response.locals`, read and written only through these helpers. */
 
@@ -32,6 +32,11 @@ export function addAccessLogFields(response: Response, fields: AccessLogFields):
 
 export function accessLogFieldsOf(response: Response): AccessLogFields {
   return (response.locals.accessLogFields as AccessLogFields | undefined) ?? {};
+}
+
+/** The code of a failure after the answer began (logMidStreamFailure records it): an SSE stream still ends cleanly then. */
+export function streamErrorOf(response: Response): ErrorCode | undefined {
+  return accessLogFieldsOf(response).streamError as ErrorCode | undefined;
 }
 
 /** The result cache's lookup, started while the request's limits were checked. */

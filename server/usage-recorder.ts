@@ -1,4 +1,4 @@
-import { isGatewayError, type AccountService, type UsageInput } from '../core';
+import { GatewayError, isGatewayError, type AccountService, type ErrorCode, type UsageInput } from '../core';
 
 /**
  * Failures the usage counts as errors: the gateway's or the provider's (5xx, an upstream rate
@@ -23,6 +23,10 @@ export function usageRecorder(accounts: AccountService) {
     /** Queues the failure as `served` queues its row: the error answer does not wait for a write. */
     failed(accountId: string, model: string, error: unknown): void {
       if (countsAsUsageError(error)) void accounts.recordFailedUsage(accountId, model);
+    },
+    /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left does not). */
+    unfinished(accountId: string, model: string, code: ErrorCode | undefined): void {
+      if (code !== undefined) this.failed(accountId, model, new GatewayError(code, 'failed after the answer began'));
     },
   };
 }

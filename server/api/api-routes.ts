@@ -33,6 +33,7 @@ const SYNTHESIS_ERRORS: readonly ErrorCode[] = [
   'TTS_ERR_MODEL_NOT_FOUND',
   'TTS_ERR_VOICE_NOT_FOUND',
   'TTS_ERR_UNSUPPORTED_FORMAT',
+  'TTS_ERR_AUDIO_TOO_LONG',
   'TTS_ERR_RATE_LIMITED',
   'TTS_ERR_UPSTREAM',
   'TTS_ERR_UPSTREAM_AUTH',
@@ -122,7 +123,8 @@ export const API_ROUTES = {
       example: { model: 'espeak-ng', voice: 'en-us', text: 'Hello from the gateway.', speed: 1.2, pitch: 1.0, volume: 1.0, format: 'mp3' },
     },
     responses: [{ ...ok('Speech synthesized', SYNTHESIS_RESULT_SCHEMA), headers: SYNTHESIS_HEADERS }],
-    errors: SYNTHESIS_ERRORS,
+    // The only synthesis route that stores its audio.
+    errors: [...SYNTHESIS_ERRORS, 'TTS_ERR_STORAGE_FULL'],
   },
   streamSpeech: {
     method: 'post',

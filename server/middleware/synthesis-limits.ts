@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
-import { principalOf } from '../request-context';
+import { principalOf, streamErrorOf } from '../request-context';
 
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
@@ -36,7 +36,8 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
       return;
     }
     response.once('finish', () => {
-      if (response.statusCode >= 400) refund();
+      // An SSE stream that failed midway ends cleanly after its error event, at the 200 it began with.
+      if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
       if (!response.writableFinished) refund();

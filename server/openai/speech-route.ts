@@ -3,7 +3,7 @@ import type { Logger } from 'winston';
 import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisRequest } from '../app-dependencies';
-import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf, streamErrorOf } from '../request-context';
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -65,7 +65,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
       if (completed) {
         const { bytes, durationSeconds } = synthesis.progress;
         usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' });
-      }
+      } else usage.unfinished(account.id, body.model, streamErrorOf(response));
     } finally {
       disconnect.dispose();
     }

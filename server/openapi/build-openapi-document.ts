@@ -84,7 +84,8 @@ function errorResponses(route: RouteDescription, keyed: boolean): Record<string,
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
-        ...((status === 429 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
+        // 507: an account's storage quota says when its oldest file expires.
+        ...((status === 429 || status === 503 || status === 507) && { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
       },
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } },
     };

@@ -4,7 +4,7 @@ import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisResult, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
-import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf, streamErrorOf } from '../request-context';
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -86,7 +86,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
         addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
         if (await sendAudioStream(response, synthesis, logger)) {
           usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' });
-        }
+        } else usage.unfinished(account.id, model, streamErrorOf(response));
       } finally {
         disconnect.dispose();
       }

@@ -49,6 +49,18 @@ describe('server GET /api/v1/audio/download/:file', () => {
       expect(binary(suffix).equals(BYTES.subarray(990))).to.equal(true);
     });
 
+    it('serves a suffix range longer than the file as the whole file (RFC 9110), and ignores an unknown unit', async () => {
+      const longer = await download().set('Range', 'bytes=-5000').expect(206);
+      expect(longer.headers['content-range']).to.equal('bytes 0-999/1000');
+      expect(binary(longer).equals(BYTES)).to.equal(true);
+      const beside = await download().set('Range', 'bytes=5000-6000, -1001').expect(206);
+      expect(beside.headers['content-range']).to.equal('bytes 0-999/1000');
+      // A zero-length suffix stays unsatisfiable; a unit other than bytes is ignored.
+      expect((await download().set('Range', 'bytes=-0').expect(416)).headers['content-range']).to.equal('bytes */1000');
+      const items = await download().set('Range', 'items=5000-6000').expect(200);
+      expect(binary(items).equals(BYTES)).to.equal(true);
+    });
+
     it('answers 416 in the envelope for an unsatisfiable range, then keeps serving', async () => {
       const response = await request(testApp.app).get(`/api/v1/audio/download/${fileName}`).set('Range', 'bytes=5000-6000').expect(416);
       expect(response.headers['content-range']).to.equal('bytes */1000');
@@ -56,6 +68,15 @@ describe('server GET /api/v1/audio/download/:file', () => {
       expect(response.headers.etag).to.equal(undefined);
       expectErrorEnvelope(response.body, 'TTS_ERR_RANGE_NOT_SATISFIABLE');
       await download().expect(200);
+    });
+
+    it('applies If-Range with a date only when it is exactly the Last-Modified date', async () => {
+      const lastModified = (await download().expect(200)).headers['last-modified'] as string;
+      const exact = await download().set('Range', 'bytes=0-9').set('If-Range', lastModified).expect(206);
+      expect(exact.headers['content-range']).to.equal('bytes 0-9/1000');
+      const later = new Date(Date.parse(lastModified) + 86_400_000).toUTCString();
+      const whole = await download().set('Range', 'bytes=0-9').set('If-Range', later).expect(200);
+      expect(binary(whole).equals(BYTES)).to.equal(true);
     });
 
     it('answers 304 for a matching If-None-Match and 200 for a stale one', async () => {

@@ -141,6 +141,30 @@ describe('server limits on the streaming routes: tts-stream and /v1/audio/speech
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
   });
 
+  it('gives the characters back to an SSE stream that fails midway (it ends with an error event, its status 200 long sent)', async () => {
+    await testApp.close();
+    testApp = await buildTestApp({
+      limits: { charactersPerDay: 30, perKey: {} },
+      stream: async (synthesisRequest) => ({
+        format: synthesisRequest.format,
+        applied: appliedPlan(),
+        provider: 'fake',
+        servedBy: 'm/v',
+        instructionsIgnored: false,
+        progress: { bytes: 5 },
+        chunks: (async function* () {
+          yield Buffer.from('first');
+          if (synthesisRequest.text.startsWith('x')) throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
+        })(),
+      }),
+    });
+    ({ apiKey } = await testApp.register());
+    const speech = (body: object) => request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).send({ model: 'tts-1', voice: 'alloy', ...body });
+    const failed = await speech({ input: 'x'.repeat(25), stream_format: 'sse' }).expect(200);
+    expect(failed.text).to.include('"type":"error"');
+    await speech({ input: 'y'.repeat(30), stream_format: 'sse' }).expect(200);
+  });
+
   it('limits /v1/audio/speech, answering in OpenAI’s error shape with Retry-After', async () => {
     const speech = () => request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).send({ model: 'tts-1', input: 'Hello world', voice: 'alloy' });
     expect((await speech()).status).to.equal(200);

@@ -149,6 +149,29 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(failures).to.deep.equal(['tts-1']);
     });
 
+    it('counts a stream that fails midway as a usage error: cut audio, SSE and tts-stream alike', async () => {
+      await testApp.close();
+      await start({ stream: failingAfterFirstPiece });
+      const failures: string[] = [];
+      testApp.accounts.recordFailedUsage = async (_accountId, model) => {
+        failures.push(model);
+      };
+      await speech(SPEECH).then(
+        () => undefined,
+        () => undefined,
+      );
+      await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
+      await request(testApp.app)
+        .post('/api/v1/common/tts-stream')
+        .set('X-API-Key', apiKey)
+        .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+      expect(failures).to.deep.equal(['tts-1', 'tts-1', 'espeak-ng']);
+    });
+
     const invalid: [string, object, string | null][] = [
       ['a missing model', { input: 'x', voice: 'alloy' }, 'model'],
       ['an empty input', { ...SPEECH, input: '' }, 'input'],

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { API_ROUTES } from '../../../server/api/api-routes';
 import { OPENAI_ROUTES } from '../../../server/api/openai-routes';
 import type { RouteDescription } from '../../../server/api/route-description';
+import { GatewayError } from '../../../core';
 import { buildOpenApiDocument } from '../../../server/openapi/build-openapi-document';
 import { createRequestAjv } from '../../../server/validation/ajv-instance';
 import { TTS_SYNC_SCHEMA } from '../../../server/validation/request-schemas';
@@ -96,11 +97,40 @@ describe('server GET /openapi.json', () => {
 
   it('documents error answers in the envelope, grouped by status, with the codes each route can give', () => {
     const responses = document.paths['/api/v1/common/tts-sync'].post.responses;
-    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '404', '413', '422', '429', '500', '502', '503', '504']);
+    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '404', '413', '422', '429', '500', '502', '503', '504', '507']);
     expect(responses['404'].content?.['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(responses['404'].content?.['application/json'].example?.error.code).to.equal('TTS_ERR_MODEL_NOT_FOUND');
     expect(Object.keys(document.paths['/api/v1/tools/models'].get.responses)).to.deep.equal(['200', '401', '500']);
     expect(document.components.schemas).to.have.keys('ErrorEnvelope', 'OpenAiError');
+  });
+
+  it('documents the statuses the synthesis routes really answer: audio too long (413), storage full on tts-sync (507)', async () => {
+    const failing = await buildTestApp({
+      synthesize: async (synthesisRequest) => {
+        if (synthesisRequest.text === 'long') throw new GatewayError('TTS_ERR_AUDIO_TOO_LONG', 'too long');
+        throw new GatewayError('TTS_ERR_STORAGE_FULL', 'full', { retryAfterSeconds: 60 });
+      },
+      stream: async () => {
+        throw new GatewayError('TTS_ERR_AUDIO_TOO_LONG', 'too long');
+      },
+    });
+    try {
+      const { apiKey } = await failing.register();
+      const body = { model: 'espeak-ng', voice: 'en-us', text: 'Hi' };
+      const full = await request(failing.app).post('/api/v1/common/tts-sync').set('X-API-Key', apiKey).send(body).expect(507);
+      expect(full.headers['retry-after']).to.equal('60');
+      await request(failing.app).post('/api/v1/common/tts-sync').set('X-API-Key', apiKey).send({ ...body, text: 'long' }).expect(413);
+      await request(failing.app).post('/api/v1/common/tts-stream').set('X-API-Key', apiKey).send(body).expect(413);
+      await request(failing.app).post('/v1/audio/speech').set('X-API-Key', apiKey).send({ model: 'tts-1', voice: 'alloy', input: 'Hi' }).expect(413);
+    } finally {
+      await failing.close();
+    }
+    const sync = document.paths['/api/v1/common/tts-sync'].post.responses;
+    expect(sync['507']?.description).to.equal('`TTS_ERR_STORAGE_FULL`');
+    expect(sync['507'] as unknown).to.have.nested.property('headers.Retry-After');
+    for (const [path, operation] of [['/api/v1/common/tts-sync', document.paths['/api/v1/common/tts-sync'].post], ['/api/v1/common/tts-stream', document.paths['/api/v1/common/tts-stream'].post], ['/v1/audio/speech', document.paths['/v1/audio/speech'].post]] as const) {
+      expect(operation.responses['413'].description, path).to.include('`TTS_ERR_AUDIO_TOO_LONG`');
+    }
   });
 
   it('names the public base URL as the server when one is configured', async () => {
