@@ -21,8 +21,30 @@ export const EXPOSED_HEADERS: readonly string[] = [
   'Accept-Ranges',
 ];
 
-/** Request headers a cross-origin call may send. */
-export const ALLOWED_HEADERS: readonly string[] = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Range', 'Cache-Control'];
+/**
+ * Request headers a cross-origin call may send: the gateway's own, and what the official OpenAI
+ * SDK adds to every call (its `X-Stainless-*` facts, the organization and project it names), so
+ * that a browser app using the SDK on `/v1` passes its preflight.
+ */
+export const ALLOWED_HEADERS: readonly string[] = [
+  'X-API-Key',
+  'Authorization',
+  'Content-Type',
+  'X-Request-Id',
+  'Range',
+  'Cache-Control',
+  'User-Agent',
+  'OpenAI-Organization',
+  'OpenAI-Project',
+  'X-Stainless-Arch',
+  'X-Stainless-Lang',
+  'X-Stainless-OS',
+  'X-Stainless-Package-Version',
+  'X-Stainless-Retry-Count',
+  'X-Stainless-Runtime',
+  'X-Stainless-Runtime-Version',
+  'X-Stainless-Timeout',
+];
 
 /** How long a browser may cache a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import OpenAI from 'openai';
 import request from 'supertest';
 import { EXPOSED_HEADERS } from '../../server/middleware/cors-policy';
 import { projectRoot } from '../support/paths';
@@ -45,6 +46,34 @@ describe('server CORS and security headers', () => {
     expect(allowed).to.include.members(['X-API-Key', 'Authorization', 'Content-Type']);
     expect(String(preflight.headers['access-control-allow-methods'])).to.include('POST');
     expect(preflight.headers).to.not.have.property('access-control-allow-credentials');
+  });
+
+  it('lets a browser app call /v1 through the official OpenAI SDK: every header the SDK sends passes the preflight', async () => {
+    await start({ corsOrigins: ['https://app.example.com'] });
+    // The headers the SDK really sends, taken from a call it makes.
+    let sent: Headers | undefined;
+    const client = new OpenAI({
+      apiKey: 'key',
+      baseURL: 'https://gateway.example/v1',
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+      fetch: async (_url, init) => {
+        sent = new Headers(init?.headers);
+        return new Response('audio', { status: 200, headers: { 'content-type': 'audio/mpeg' } });
+      },
+    });
+    await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi' });
+    // What a browser asks about: all but the CORS-safelisted request headers.
+    const asked = [...(sent?.keys() ?? [])].filter((name) => name !== 'accept');
+    expect(asked).to.include.members(['authorization', 'content-type', 'x-stainless-lang']);
+    const preflight = await request(testApp.app)
+      .options('/v1/audio/speech')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', asked.join(', '))
+      .expect(204);
+    const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(',');
+    expect(asked.filter((name) => !allowed.includes(name))).to.deep.equal([]);
   });
 
   it('exposes the X-TTS-* and X-Request-Id headers to a listed origin, and nothing to another', async () => {
