@@ -231,6 +231,8 @@ export class WorkerPool<Task, Result> {
     }
     // Tasks pinned to the lost worker need state the new one does not have.
     for (const pending of this.queue.takePinnedTo(index)) failUnstarted(pending, lostStateError(this.options.name));
+    // The replacement stops when idle like any worker (otherwise it would hold its memory until the pool closes).
+    this.retirement.afterWork(index);
     this.dispatch();
   }
 
