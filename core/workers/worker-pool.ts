@@ -153,7 +153,14 @@ export class WorkerPool<Task, Result> {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.takeAll()) failUnstarted(pending, closedPoolError(this.options.name, 'it closed'));
-    for (const slot of this.slots) clearTimeout(slot.idleTimer);
+    for (const slot of this.slots) {
+      clearTimeout(slot.idleTimer);
+      // Its worker is terminated below and its exit ignored: the running task would never be answered.
+      const running = slot.current;
+      slot.current = undefined;
+      running?.detach();
+      running?.reject(closedPoolError(this.options.name, 'it closed'));
+    }
     await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
   }
 
@@ -231,6 +238,8 @@ export class WorkerPool<Task, Result> {
     }
     // Tasks pinned to the lost worker need state the new one does not have.
     for (const pending of this.queue.takePinnedTo(index)) failUnstarted(pending, lostStateError(this.options.name));
+    // The replacement stops when idle like any worker (otherwise it would hold its memory until the pool closes).
+    this.retirement.afterWork(index);
     this.dispatch();
   }
 

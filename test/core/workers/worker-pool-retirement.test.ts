@@ -96,6 +96,14 @@ describe('core/workers WorkerPool idle stop (memory that comes back after a burs
     expect(await pool.run({ kind: 'grow-wasm', megabytes: 1 })).to.be.below(4 * 1024 * 1024);
   });
 
+  it('stops the replacement of a crashed worker too once it is left without work', async () => {
+    pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test', idleMs: 20 });
+    await pool.run({ kind: 'crash' }).catch(() => undefined);
+    await waitFor(() => !pool.stats().workers[0].running);
+    expect(pool.stats().workers[0].running).to.equal(false);
+    expect(await pool.run({ kind: 'double', value: 21 })).to.equal(42);
+  });
+
   it('keeps its workers running without idleMs', async () => {
     pool = new WorkerPool<Task, number>({ script: SCRIPT, size: 1, name: 'test' });
     const thread = await pool.run({ kind: 'thread' });

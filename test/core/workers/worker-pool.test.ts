@@ -28,6 +28,14 @@ describe('core/workers WorkerPool', function () {
     expect(await pool.run({ kind: 'double', value: 21 })).to.equal(42);
   });
 
+  it('fails the tasks still running when it closes instead of leaving them unanswered', async () => {
+    const running = pool.run({ kind: 'wait', ms: 10_000 }).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pool.close();
+    const outcome = await Promise.race([running, new Promise((resolve) => setTimeout(() => resolve('unanswered'), 1_000))]);
+    expect(outcome).to.be.instanceOf(GatewayError).with.property('code', 'TTS_ERR_UNAVAILABLE');
+  });
+
   it('drops a queued task whose signal aborts', async () => {
     const busy = [pool.run({ kind: 'wait', ms: 200 }), pool.run({ kind: 'wait', ms: 200 })];
     const controller = new AbortController();
