@@ -127,3 +127,42 @@ describe('config/loadConfig: ifEnv providers', () => {
     }
   });
 });
+
+describe('config/loadConfig: empty and boolean values', () => {
+  const loadYaml = async (yaml: string): Promise<ConfigError> => {
+    const directory = new TempDirectory();
+    try {
+      directory.write('tts-gateway.config.yaml', yaml);
+      return (await rejection(loadConfig({ argv: [], env: {}, cwd: directory.path }))) as ConfigError;
+    } finally {
+      directory.remove();
+    }
+  };
+
+  // ajv's type coercion (there for `port: ${PORT}`) made an empty value 0: a random port.
+  it('refuses a key left empty instead of reading it as 0', async () => {
+    const error = await loadYaml('server:\n  port:\n  bodyLimit:\nresilience:\n  breaker:\n    failures:\n');
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error.problems).to.deep.equal([
+      'server.port: must be integer (found null)',
+      'server.bodyLimit: must be string or integer (found null)',
+      'resilience.breaker.failures: must be integer (found null)',
+    ]);
+  });
+
+  it('refuses true or false where a number is expected', async () => {
+    const error = await loadYaml('server:\n  port: true\nsynthesis:\n  chunkConcurrency: false\n  timeout: true\n');
+    expect(error.problems).to.deep.equal([
+      'server.port: must be integer (found true)',
+      'synthesis.chunkConcurrency: must be integer (found false)',
+      'synthesis.timeout: must be string or integer (found true)',
+    ]);
+  });
+
+  it('still reports the other problems, once per path', async () => {
+    const error = await loadYaml('server:\n  port:\n  prot: 1\n');
+    expect(error.problems).to.have.length(2);
+    expect(error.problems[0]).to.equal('server.port: must be integer (found null)');
+    expect(error.problems[1]).to.match(/^server: unknown key "prot"/);
+  });
+});
