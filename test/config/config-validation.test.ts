@@ -166,3 +166,36 @@ describe('config/loadConfig: empty and boolean values', () => {
     expect(error.problems[1]).to.match(/^server: unknown key "prot"/);
   });
 });
+
+describe('config/loadConfig: durations run by timers', () => {
+  const loadYaml = async (yaml: string) => {
+    const directory = new TempDirectory();
+    try {
+      directory.write('tts-gateway.config.yaml', yaml);
+      return await loadConfig({ argv: [], env: {}, cwd: directory.path });
+    } finally {
+      directory.remove();
+    }
+  };
+
+  // Node runs a timer of more than 2^31-1 ms (24.8 days) after 1 ms: a sweep every millisecond.
+  it('refuses a timer duration longer than 24 days, naming the path', async () => {
+    const error = (await rejection(
+      loadYaml('storage:\n  sweepInterval: 30d\nsynthesis:\n  timeout: 25d\nresilience:\n  maxBackoff: 30d\n  relisting:\n    maxDelay: 30d\n'),
+    )) as ConfigError;
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error.problems).to.include.members([
+      'storage.sweepInterval: must be at most 24d (a longer timer would fire at once)',
+      'synthesis.timeout: must be at most 24d (a longer timer would fire at once)',
+      'resilience.maxBackoff: must be at most 24d (a longer timer would fire at once)',
+      'resilience.relisting.maxDelay: must be at most 24d (a longer timer would fire at once)',
+    ]);
+  });
+
+  it('takes 24 days for a timer, and longer for what is no timer', async () => {
+    const config = await loadYaml('storage:\n  sweepInterval: 24d\n  retention: 90d\nauth:\n  loginKeyTtl: 365d\n');
+    expect(config.storage.sweepIntervalMs).to.equal(24 * 86_400_000);
+    expect(config.storage.retentionMs).to.equal(90 * 86_400_000);
+    expect(config.auth.loginKeyTtlMs).to.equal(365 * 86_400_000);
+  });
+});
