@@ -16,8 +16,25 @@ export interface NormalizeInput {
   readonly skipped: ReadonlyMap<number, readonly string[]>;
 }
 
+// Node runs a timer longer than 2^31-1 ms (24.8 days) after 1 ms; 24 days leaves room for the drain grace.
+const MAX_TIMER_MS = 24 * 86_400_000;
+
 class Problems {
   readonly lines: string[] = [];
+
+  /** A duration that sets a timer (setTimeout, setInterval, socket timeouts). */
+  private timer(milliseconds: number, path: string): number {
+    if (milliseconds > MAX_TIMER_MS) this.lines.push(`${path}: must be at most 24d (a longer timer would fire at once)`);
+    return milliseconds;
+  }
+
+  positiveTimer(value: string | number, path: string): number {
+    return this.timer(this.positiveMilliseconds(value, path), path);
+  }
+
+  nonNegativeTimer(value: string | number, path: string): number {
+    return this.timer(this.nonNegativeMilliseconds(value, path), path);
+  }
 
   positiveMilliseconds(value: string | number, path: string): number {
     const milliseconds = parseDuration(value) ?? 0;
@@ -62,8 +79,8 @@ function publicBaseUrl(env: Environment, fromFile: string | undefined): string |
 function resiliencePolicy(file: ResiliencePolicyFile, defaults: ResiliencePolicy, path: string, problems: Problems): ResiliencePolicy {
   const policy: ResiliencePolicy = {
     retries: file.retries ?? defaults.retries,
-    backoffMs: file.backoff === undefined ? defaults.backoffMs : problems.nonNegativeMilliseconds(file.backoff, `${path}.backoff`),
-    maxBackoffMs: file.maxBackoff === undefined ? defaults.maxBackoffMs : problems.nonNegativeMilliseconds(file.maxBackoff, `${path}.maxBackoff`),
+    backoffMs: file.backoff === undefined ? defaults.backoffMs : problems.nonNegativeTimer(file.backoff, `${path}.backoff`),
+    maxBackoffMs: file.maxBackoff === undefined ? defaults.maxBackoffMs : problems.nonNegativeTimer(file.maxBackoff, `${path}.maxBackoff`),
     breaker: {
       failures: file.breaker?.failures ?? defaults.breaker.failures,
       halfOpenAfterMs:
@@ -78,8 +95,8 @@ function resilienceConfig(file: ConfigFile['resilience'], problems: Problems): R
   const zero: ResiliencePolicy = { retries: 0, backoffMs: 0, maxBackoffMs: 0, breaker: { failures: 0, halfOpenAfterMs: 0 } };
   const policy = resiliencePolicy(file, zero, 'resilience', problems);
   const relisting = {
-    initialDelayMs: problems.positiveMilliseconds(file.relisting.initialDelay, 'resilience.relisting.initialDelay'),
-    maxDelayMs: problems.positiveMilliseconds(file.relisting.maxDelay, 'resilience.relisting.maxDelay'),
+    initialDelayMs: problems.positiveTimer(file.relisting.initialDelay, 'resilience.relisting.initialDelay'),
+    maxDelayMs: problems.positiveTimer(file.relisting.maxDelay, 'resilience.relisting.maxDelay'),
   };
   if (relisting.maxDelayMs < relisting.initialDelayMs) problems.lines.push('resilience.relisting.maxDelay: must not be shorter than initialDelay');
   return { ...policy, relisting };
@@ -150,16 +167,16 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       trustProxy: file.server.trustProxy,
       cors: { origins: file.server.cors.origins },
       maxConnections: file.server.maxConnections,
-      headersTimeoutMs: problems.positiveMilliseconds(file.server.headersTimeout, 'server.headersTimeout'),
-      requestTimeoutMs: problems.positiveMilliseconds(file.server.requestTimeout, 'server.requestTimeout'),
-      keepAliveTimeoutMs: problems.positiveMilliseconds(file.server.keepAliveTimeout, 'server.keepAliveTimeout'),
+      headersTimeoutMs: problems.positiveTimer(file.server.headersTimeout, 'server.headersTimeout'),
+      requestTimeoutMs: problems.positiveTimer(file.server.requestTimeout, 'server.requestTimeout'),
+      keepAliveTimeoutMs: problems.positiveTimer(file.server.keepAliveTimeout, 'server.keepAliveTimeout'),
     },
     storage: {
       driver: file.storage.driver,
       path: file.storage.path,
       ...(file.storage.driver === 's3' && { s3: s3Storage(file.storage.s3, problems) }),
       retentionMs: problems.positiveMilliseconds(file.storage.retention, 'storage.retention'),
-      sweepIntervalMs: problems.positiveMilliseconds(file.storage.sweepInterval, 'storage.sweepInterval'),
+      sweepIntervalMs: problems.positiveTimer(file.storage.sweepInterval, 'storage.sweepInterval'),
       downloadRequiresKey: file.storage.downloadRequiresKey,
     },
     database: { url: file.database.url },
@@ -188,7 +205,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       },
     },
     synthesis: {
-      timeoutMs: problems.positiveMilliseconds(file.synthesis.timeout, 'synthesis.timeout'),
+      timeoutMs: problems.positiveTimer(file.synthesis.timeout, 'synthesis.timeout'),
       chunkConcurrency: file.synthesis.chunkConcurrency,
       ...(file.synthesis.audioWorkers !== undefined && { audioWorkers: file.synthesis.audioWorkers }),
       maxAudioDurationMs: problems.positiveMilliseconds(file.synthesis.maxAudioDuration, 'synthesis.maxAudioDuration'),

@@ -36,13 +36,11 @@ export interface ConfigSource {
 export function configPathFromArgv(argv: readonly string[]): string | undefined {
   let path: string | undefined;
   argv.forEach((argument, index) => {
-    if (argument === '--config') {
-      const next = argv[index + 1];
-      if (next === undefined || next.startsWith('--')) throw new ConfigError('--config needs a file path');
-      path = next;
-    } else if (argument.startsWith('--config=')) {
-      path = argument.slice('--config='.length);
-    }
+    if (argument === '--config') path = argv[index + 1];
+    else if (argument.startsWith('--config=')) path = argument.slice('--config='.length);
+    else return;
+    // An empty path (`--config=$UNSET`) must not fall back to the search: it would start on another file.
+    if (path === undefined || path === '' || path.startsWith('--')) throw new ConfigError('--config needs a file path');
   });
   return path;
 }

@@ -127,3 +127,75 @@ describe('config/loadConfig: ifEnv providers', () => {
     }
   });
 });
+
+describe('config/loadConfig: empty and boolean values', () => {
+  const loadYaml = async (yaml: string): Promise<ConfigError> => {
+    const directory = new TempDirectory();
+    try {
+      directory.write('tts-gateway.config.yaml', yaml);
+      return (await rejection(loadConfig({ argv: [], env: {}, cwd: directory.path }))) as ConfigError;
+    } finally {
+      directory.remove();
+    }
+  };
+
+  // ajv's type coercion (there for `port: ${PORT}`) made an empty value 0: a random port.
+  it('refuses a key left empty instead of reading it as 0', async () => {
+    const error = await loadYaml('server:\n  port:\n  bodyLimit:\nresilience:\n  breaker:\n    failures:\n');
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error.problems).to.deep.equal([
+      'server.port: must be integer (found null)',
+      'server.bodyLimit: must be string or integer (found null)',
+      'resilience.breaker.failures: must be integer (found null)',
+    ]);
+  });
+
+  it('refuses true or false where a number is expected', async () => {
+    const error = await loadYaml('server:\n  port: true\nsynthesis:\n  chunkConcurrency: false\n  timeout: true\n');
+    expect(error.problems).to.deep.equal([
+      'server.port: must be integer (found true)',
+      'synthesis.chunkConcurrency: must be integer (found false)',
+      'synthesis.timeout: must be string or integer (found true)',
+    ]);
+  });
+
+  it('still reports the other problems, once per path', async () => {
+    const error = await loadYaml('server:\n  port:\n  prot: 1\n');
+    expect(error.problems).to.have.length(2);
+    expect(error.problems[0]).to.equal('server.port: must be integer (found null)');
+    expect(error.problems[1]).to.match(/^server: unknown key "prot"/);
+  });
+});
+
+describe('config/loadConfig: durations run by timers', () => {
+  const loadYaml = async (yaml: string) => {
+    const directory = new TempDirectory();
+    try {
+      directory.write('tts-gateway.config.yaml', yaml);
+      return await loadConfig({ argv: [], env: {}, cwd: directory.path });
+    } finally {
+      directory.remove();
+    }
+  };
+
+  // Node runs a timer of more than 2^31-1 ms (24.8 days) after 1 ms: a sweep every millisecond.
+  it('refuses a timer duration longer than 24 days, naming the path', async () => {
+    const error = (await rejection(
+      loadYaml('storage:\n  sweepInterval: 30d\nsynthesis:\n  timeout: 25d\nresilience:\n  maxBackoff: 30d\n  relisting:\n    maxDelay: 30d\n'),
+    )) as ConfigError;
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error.problems).to.include.members([
+      'storage.sweepInterval: must be at most 24d (a longer timer would fire at once)',
+      'synthesis.timeout: must be at most 24d (a longer timer would fire at once)',
+      'resilience.maxBackoff: must be at most 24d (a longer timer would fire at once)',
+      'resilience.relisting.maxDelay: must be at most 24d (a longer timer would fire at once)',
+    ]);
+  });
+
+  it('takes 24 days for a timer, and longer for what is no timer', async () => {
+    const config = await loadYaml('storage:\n  sweepInterval: 24d\n  retention: 90d\nauth:\n  loginKeyTtl: 365d\n');
+    expect(config.storage.sweepIntervalMs).to.equal(24 * 86_400_000);
+    expect(config.storage.retentionMs).to.equal(90 * 86_400_000);
+    expect(config.auth.loginKeyTtlMs).to.equal(365 * 86_400_000);
+  });
+});

@@ -77,6 +77,16 @@ describe('config/loadConfig: sources and defaults', () => {
     expect((await load([`--config=${fromEnv}`])).server.port).to.equal(9002);
   });
 
+  // `--config=$CONFIG_FILE` with the variable unset must not start on another file or the defaults.
+  it('refuses an empty --config instead of searching', async () => {
+    directory.copy('basic.yaml', 'tts-gateway.config.yaml');
+    for (const argv of [['--config='], ['--config', '']]) {
+      const error = await rejection(load(argv));
+      expect(error).to.be.instanceOf(ConfigError);
+      expect(error.message).to.equal('--config needs a file path');
+    }
+  });
+
   it('resolves plugin paths from the folder of an explicit config file', async () => {
     const config = await load(['--config', join(configFixtures, 'basic.yaml')]);
     expect(config.baseDirectory).to.equal(configFixtures);
