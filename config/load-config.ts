@@ -45,7 +45,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Gatew
     throw new ConfigError('Missing environment variables', problems.map((problem) => problem.message), source.file);
   }
 
-  const file = validateConfigFile(interpolated, source.file);
+  const file = validateConfigFile(withSkippedNamedOnly(interpolated, skipped), source.file);
   const config = normalizeConfig({
     file,
     sourceFile: source.file,
@@ -60,4 +60,21 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Gatew
     });
   }
   return deepFreeze(config);
+}
+
+/**
+ * A provider entry skipped by `ifEnv` is checked for the fields that name it only: the rest may
+ * hold `${VAR}`s left as written (the variables are legitimately unset), which would fail their
+ * types (`maxResponseBytes: ${MAX}`). It is checked in full at a start that uses it.
+ */
+function withSkippedNamedOnly(file: Record<string, unknown>, skipped: ReadonlyMap<number, readonly string[]>): Record<string, unknown> {
+  if (skipped.size === 0 || !Array.isArray(file.providers)) return file;
+  const providers = file.providers.map((entry: unknown, index) => (skipped.has(index) ? namingFields(entry as Record<string, unknown>) : entry));
+  return { ...file, providers };
+}
+
+function namingFields(entry: Record<string, unknown>): Record<string, unknown> {
+  const named: Record<string, unknown> = { plugin: entry.plugin, ifEnv: entry.ifEnv };
+  if (entry.id !== undefined) named.id = entry.id;
+  return named;
 }

@@ -116,6 +116,24 @@ describe('config/loadConfig: ifEnv providers', () => {
     expect(config.skippedProviders).to.deep.equal([]);
   });
 
+  it('starts past a skipped entry whose other fields name unset variables (a size, a retry count), as it does for its options', async () => {
+    const directory = new TempDirectory();
+    try {
+      directory.write(
+        'tts-gateway.config.yaml',
+        'providers:\n  - plugin: espeak\n  - plugin: openai\n    ifEnv: OPENAI_API_KEY\n    maxResponseBytes: ${OPENAI_MAX_BYTES}\n    resilience:\n      retries: ${OPENAI_RETRIES}\n    options:\n      apiKey: ${OPENAI_API_KEY}\n',
+      );
+      const config = await loadConfig({ argv: [], env: {}, cwd: directory.path });
+      expect(config.providers.map((entry) => entry.plugin)).to.deep.equal(['espeak']);
+      expect(config.skippedProviders).to.deep.equal([{ plugin: 'openai', id: undefined, configPath: 'providers[1]', missingVariables: ['OPENAI_API_KEY'] }]);
+      // Used, the same entry is checked in full.
+      const error = await rejection(loadConfig({ argv: [], env: { OPENAI_API_KEY: 'k', OPENAI_MAX_BYTES: 'lots', OPENAI_RETRIES: '1' }, cwd: directory.path }));
+      expect(error.message).to.include('providers[1].maxResponseBytes');
+    } finally {
+      directory.remove();
+    }
+  });
+
   it('stops the start when every provider is skipped', async () => {
     const directory = new TempDirectory();
     try {
