@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { loadConfig } from '../../config';
 import { fixturesRoot } from '../support/paths';
 
 export const configFixtures = join(fixturesRoot, 'config');
@@ -36,4 +37,15 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error('expected a rejection');
+}
+
+/** Loads `yaml` as the working directory's config file, with no variables and no arguments. */
+export async function loadYaml(yaml: string): Promise<Awaited<ReturnType<typeof loadConfig>>> {
+  const directory = new TempDirectory();
+  try {
+    directory.write('tts-gateway.config.yaml', yaml);
+    return await loadConfig({ argv: [], env: {}, cwd: directory.path });
+  } finally {
+    directory.remove();
+  }
 }

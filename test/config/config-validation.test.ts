@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, parseByteSize, parseDuration } from '../../config';
-import { configFixtures, rejection, TempDirectory } from './config-test-helpers';
+import { configFixtures, loadYaml, rejection, TempDirectory } from './config-test-helpers';
 
 const fixture = (name: string) => join(configFixtures, name);
 const loadFixture = (name: string, env: Record<string, string> = {}) => loadConfig({ argv: ['--config', fixture(name)], env, cwd: configFixtures });
@@ -147,19 +147,11 @@ describe('config/loadConfig: ifEnv providers', () => {
 });
 
 describe('config/loadConfig: empty and boolean values', () => {
-  const loadYaml = async (yaml: string): Promise<ConfigError> => {
-    const directory = new TempDirectory();
-    try {
-      directory.write('tts-gateway.config.yaml', yaml);
-      return (await rejection(loadConfig({ argv: [], env: {}, cwd: directory.path }))) as ConfigError;
-    } finally {
-      directory.remove();
-    }
-  };
+  const refusal = async (yaml: string): Promise<ConfigError> => (await rejection(loadYaml(yaml))) as ConfigError;
 
   // ajv's type coercion (there for `port: ${PORT}`) made an empty value 0: a random port.
   it('refuses a key left empty instead of reading it as 0', async () => {
-    const error = await loadYaml('server:\n  port:\n  bodyLimit:\nresilience:\n  breaker:\n    failures:\n');
+    const error = await refusal('server:\n  port:\n  bodyLimit:\nresilience:\n  breaker:\n    failures:\n');
     expect(error).to.be.instanceOf(ConfigError);
     expect(error.problems).to.deep.equal([
       'server.port: must be integer (found null)',
@@ -169,7 +161,7 @@ describe('config/loadConfig: empty and boolean values', () => {
   });
 
   it('refuses true or false where a number is expected', async () => {
-    const error = await loadYaml('server:\n  port: true\nsynthesis:\n  chunkConcurrency: false\n  timeout: true\n');
+    const error = await refusal('server:\n  port: true\nsynthesis:\n  chunkConcurrency: false\n  timeout: true\n');
     expect(error.problems).to.deep.equal([
       'server.port: must be integer (found true)',
       'synthesis.chunkConcurrency: must be integer (found false)',
@@ -178,7 +170,7 @@ describe('config/loadConfig: empty and boolean values', () => {
   });
 
   it('still reports the other problems, once per path', async () => {
-    const error = await loadYaml('server:\n  port:\n  prot: 1\n');
+    const error = await refusal('server:\n  port:\n  prot: 1\n');
     expect(error.problems).to.have.length(2);
     expect(error.problems[0]).to.equal('server.port: must be integer (found null)');
     expect(error.problems[1]).to.match(/^server: unknown key "prot"/);
@@ -186,16 +178,6 @@ describe('config/loadConfig: empty and boolean values', () => {
 });
 
 describe('config/loadConfig: durations run by timers', () => {
-  const loadYaml = async (yaml: string) => {
-    const directory = new TempDirectory();
-    try {
-      directory.write('tts-gateway.config.yaml', yaml);
-      return await loadConfig({ argv: [], env: {}, cwd: directory.path });
-    } finally {
-      directory.remove();
-    }
-  };
-
   // Node runs a timer of more than 2^31-1 ms (24.8 days) after 1 ms: a sweep every millisecond.
   it('refuses a timer duration longer than 24 days, naming the path', async () => {
     const error = (await rejection(

@@ -1,16 +1,6 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../config';
-import { rejection, TempDirectory } from './config-test-helpers';
-
-async function loadYaml(yaml: string) {
-  const directory = new TempDirectory();
-  try {
-    directory.write('tts-gateway.config.yaml', yaml);
-    return await loadConfig({ argv: [], env: {}, cwd: directory.path });
-  } finally {
-    directory.remove();
-  }
-}
+import { ConfigError } from '../../config';
+import { loadYaml, rejection } from './config-test-helpers';
 
 describe('config: CORS, metrics and the database URL in YAML', () => {
   it('has no CORS origins, metrics on and no metrics token by default', async () => {

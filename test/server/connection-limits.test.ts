@@ -30,6 +30,14 @@ function connected(client: RawClient): Promise<void> {
   });
 }
 
+/** A raw answer that refuses the body as too large and closes the connection. */
+function expectClosingTooLarge(answer: string): void {
+  expect(answer).to.match(/^HTTP\/1\.1 413 /);
+  expect(answer).to.match(/\r\nConnection: close\r\n/i);
+  const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+  expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
+}
+
 describe('server/gateway-server connection limits', function () {
   this.timeout(30_000);
   let test: TestApp;
@@ -75,11 +83,7 @@ describe('server/gateway-server connection limits', function () {
     await connected(client);
     client.socket.write('POST /api/v1/auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 300000000\r\n\r\n');
     await client.closed;
-    const answer = client.received();
-    expect(answer).to.match(/^HTTP\/1\.1 413 /);
-    expect(answer).to.match(/\r\nConnection: close\r\n/i);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
-    expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
+    expectClosingTooLarge(client.received());
   });
 
   it('refuses a chunked body with 413 as soon as it passes bodyLimit, without waiting for its end, and closes the connection', async () => {
@@ -90,11 +94,7 @@ describe('server/gateway-server connection limits', function () {
     // The body goes on (no last chunk): a 413 must come anyway, before the request timeout's 408.
     client.socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
     await client.closed;
-    const answer = client.received();
-    expect(answer).to.match(/^HTTP\/1\.1 413 /);
-    expect(answer).to.match(/\r\nConnection: close\r\n/i);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
-    expect(body.error.code).to.equal('TTS_ERR_PAYLOAD_TOO_LARGE');
+    expectClosingTooLarge(client.received());
     expect(await modelsStatus()).to.equal(401);
   });
 

@@ -9,17 +9,23 @@ import { wavHeader } from '../../../core/audio/encode/wav-encoder';
 
 const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
 
-function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
-  const files = new Map<string, Uint8Array>();
-  let counter = 0;
-  const storage: CacheStorage = {
+/** Stored files in memory, each under a new name (numbered in the order they are saved). */
+function memoryStorage(files = new Map<string, Uint8Array>()): CacheStorage {
+  let saved = 0;
+  return {
     read: async (fileName) => files.get(fileName),
     save: async (audio, format) => {
-      const fileName = `file-${++counter}.${format}`;
+      saved += 1;
+      const fileName = `file-${saved}.${format}`;
       files.set(fileName, audio);
       return { fileName, size: audio.byteLength };
     },
   };
+}
+
+function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
+  const files = new Map<string, Uint8Array>();
+  const storage = memoryStorage(files);
   const calls: SynthesisRequest[] = [];
   const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
   const synthesizer: Synthesizer = {
@@ -151,14 +157,7 @@ describe('core/cache CachedSynthesis', () => {
 
   it('gives a hit the duration of its miss: a stream hit counts its seconds, a file hit of a stored stream carries them', async () => {
     const files = new Map<string, Uint8Array>();
-    const storage: CacheStorage = {
-      read: async (fileName) => files.get(fileName),
-      save: async (audio, format) => {
-        const fileName = `file-${files.size + 1}.${format}`;
-        files.set(fileName, audio);
-        return { fileName, size: audio.byteLength };
-      },
-    };
+    const storage = memoryStorage(files);
     const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
     const synthesizer: Synthesizer = {
       synthesize: async () => extended(await storage.save(Buffer.from('file audio'), 'mp3'), extended(facts, { durationSeconds: 3 })),
@@ -209,14 +208,7 @@ describe('core/cache CachedSynthesis', () => {
         return extended(facts, { progress, chunks: chunks() });
       },
     };
-    const storage: CacheStorage = {
-      read: async (fileName) => files.get(fileName),
-      save: async (audio, format) => {
-        const fileName = `file-${files.size + 1}.${format}`;
-        files.set(fileName, audio);
-        return { fileName, size: audio.byteLength };
-      },
-    };
+    const storage = memoryStorage(files);
     const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 10_000 });
     const live = await cached.stream(request({ format: 'wav' }), { requestId: 'a' });
     for await (const _piece of live.chunks);
