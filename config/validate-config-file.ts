@@ -37,7 +37,7 @@ interface SchemaNode {
  */
 function uncoercedProblems(schema: SchemaNode, value: unknown, path: string, problems: { path: string; line: string }[]): void {
   const types = schema.type === undefined ? [] : ([] as string[]).concat(schema.type);
-  if (types.length > 0 && (value === null || (typeof value === 'boolean' && !types.includes('boolean')))) {
+  if (types.length > 0 && ((value === null && !types.includes('null')) || (typeof value === 'boolean' && !types.includes('boolean')))) {
     problems.push({ path, line: `${path || '(top level)'}: must be ${types.join(' or ')} (found ${String(value)})` });
     return;
   }
