@@ -1,11 +1,16 @@
-import { GatewayError, isGatewayError, type AccountService, type ErrorCode, type UsageInput } from '../core';
+import { ERROR_CATALOGUE, isGatewayError, type AccountService, type ErrorCode, type UsageInput } from '../core';
 
 /**
  * Failures the usage counts as errors: the gateway's or the provider's (5xx, an upstream rate
  * limit). The client's own mistakes (unknown model, bad format) and cancellations are not.
  */
 export function countsAsUsageError(error: unknown): boolean {
-  return !isGatewayError(error) || error.status >= 500 || error.code === 'TTS_ERR_RATE_LIMITED';
+  return !isGatewayError(error) || codeCountsAsUsageError(error.code);
+}
+
+/** The same rule for a coded failure (its status is its code's). */
+function codeCountsAsUsageError(code: ErrorCode): boolean {
+  return ERROR_CATALOGUE[code].status >= 500 || code === 'TTS_ERR_RATE_LIMITED';
 }
 
 /**
@@ -26,7 +31,7 @@ export function usageRecorder(accounts: AccountService) {
     },
     /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left does not). */
     unfinished(accountId: string, model: string, code: ErrorCode | undefined): void {
-      if (code !== undefined) this.failed(accountId, model, new GatewayError(code, 'failed after the answer began'));
+      if (code !== undefined && codeCountsAsUsageError(code)) void accounts.recordFailedUsage(accountId, model);
     },
   };
 }

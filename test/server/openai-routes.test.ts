@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { appliedPlan } from '../support/applied-plan';
 import request from 'supertest';
-import { GatewayError, type SynthesisStream } from '../../core';
-import type { StreamFunction } from '../../server/app-dependencies';
+import { GatewayError } from '../../core';
+import { failingAfterFirstPiece } from './support/failing-stream';
 import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
 
 const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' };
@@ -19,15 +19,6 @@ function expectOpenAiError(body: unknown, type: string): { message: string; type
 }
 
 /** A stream whose second piece fails, as a provider that breaks off midway. */
-const failingAfterFirstPiece: StreamFunction = async (synthesisRequest) => {
-  async function* chunks() {
-    yield Buffer.from('first piece');
-    throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
-  }
-  const stream: SynthesisStream = { format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes: 11 }, chunks: chunks() };
-  return stream;
-};
-
 describe('server /v1 (OpenAI-compatible)', () => {
   let testApp: TestApp;
   let apiKey: string;
@@ -149,29 +140,6 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(failures).to.deep.equal(['tts-1']);
     });
 
-    it('counts a stream that fails midway as a usage error: cut audio, SSE and tts-stream alike', async () => {
-      await testApp.close();
-      await start({ stream: failingAfterFirstPiece });
-      const failures: string[] = [];
-      testApp.accounts.recordFailedUsage = async (_accountId, model) => {
-        failures.push(model);
-      };
-      await speech(SPEECH).then(
-        () => undefined,
-        () => undefined,
-      );
-      await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
-      await request(testApp.app)
-        .post('/api/v1/common/tts-stream')
-        .set('X-API-Key', apiKey)
-        .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
-        .then(
-          () => undefined,
-          () => undefined,
-        );
-      expect(failures).to.deep.equal(['tts-1', 'tts-1', 'espeak-ng']);
-    });
-
     const invalid: [string, object, string | null][] = [
       ['a missing model', { input: 'x', voice: 'alloy' }, 'model'],
       ['an empty input', { ...SPEECH, input: '' }, 'input'],
@@ -237,49 +205,6 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(expectOpenAiError(failed.body, 'server_error').param).to.equal(null);
     });
 
-    it('cuts the connection when the synthesis fails after the audio began', async () => {
-      await testApp.close();
-      await start({ stream: failingAfterFirstPiece });
-      const failure = await speech(SPEECH).then(
-        () => undefined,
-        (error: Error) => error,
-      );
-      expect(failure?.message).to.match(/aborted|socket hang up|ECONNRESET|premature/i);
-      expect(testApp.logs.some((entry) => entry.message === 'stream failed after it began' && entry.code === 'TTS_ERR_UPSTREAM')).to.equal(true);
-      // And the server keeps serving.
-      await request(testApp.app).get('/v1/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
-    });
-
-    it('logs a bug that breaks a started stream as an error: where it was thrown, no stack, no secret', async () => {
-      await testApp.close();
-      await start({
-        stream: async (synthesisRequest, context) => ({
-          ...(await failingAfterFirstPiece(synthesisRequest, context)),
-          chunks: (async function* () {
-            yield Buffer.from('first piece');
-            throw new TypeError('cannot read the token sk-proj-abcdefghijklmnop');
-          })(),
-        }),
-      });
-      await speech(SPEECH).then(
-        () => undefined,
-        () => undefined,
-      );
-      const logged = testApp.logs.find((entry) => entry.message === 'stream failed after it began');
-      expect(logged).to.include({ level: 'error', code: 'TTS_ERR_INTERNAL', errorName: 'TypeError' });
-      expect(logged?.errorMessage).to.equal('cannot read the token [redacted]');
-      expect(logged?.thrownAt).to.match(/^test\/server\/openai-routes\.test\.js:\d+$/);
-      expect(logged).to.not.have.property('stack');
-    });
-
-    it('ends an SSE stream that fails midway with an error event', async () => {
-      await testApp.close();
-      await start({ stream: failingAfterFirstPiece });
-      const response = await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
-      const events = response.text.split('\n\n').filter(Boolean).map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; error?: { type: string; message: string } });
-      expect(events.map((event) => event.type)).to.deep.equal(['speech.audio.delta', 'error']);
-      expect(events[1].error).to.include({ type: 'server_error', message: 'the provider broke off' });
-    });
   });
 
   describe('authentication', () => {
