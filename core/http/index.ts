@@ -14,4 +14,5 @@ export { parseErrorJson, readCommonErrorBody, textOf, validationDetailMessage } 
 export { upstreamStream, upstreamAudioStream, awaitFirstChunk, type UpstreamStreamResponse } from './upstream-stream';
 export { serverSentEvents, type ServerSentEvent } from './server-sent-events';
 export { createPooledFetch, type PooledFetch } from './upstream-pool';
+export { holdWritesToPassEnd } from './writes-at-pass-end';
 export { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-fetch';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createGatewayServer } from '../../server/gateway-server';
 import { testServerConfig } from './support/server-config';
@@ -125,5 +125,15 @@ describe('server/gateway-server connection limits', function () {
     client.socket.write(body);
     await client.closed;
     expect(client.received()).to.match(/HTTP\/1\.1 200 /);
+  });
+
+  it("holds each answer's bytes to the end of the event loop's pass: still being written when the response ends", async () => {
+    const pendingAtEnd: number[] = [];
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      response.once('prefinish', () => pendingAtEnd.push(request.socket.writableLength)),
+    );
+    expect(await modelsStatus()).to.equal(401);
+    expect(pendingAtEnd).to.have.length(1);
+    expect(pendingAtEnd[0]).to.be.above(0);
   });
 });

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { holdWritesToPassEnd } from '../../../core/http';
+
+/** A loopback pair: the server's end holds its writes, the client's end reads. */
+interface Pair {
+  readonly held: Socket;
+  readonly reader: Socket;
+  received(): Buffer;
+  readonly readerClosed: Promise<void>;
+}
+
+const passEnd = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('core/http holdWritesToPassEnd', function () {
+  this.timeout(20_000);
+  let server: Server;
+  let accepted: Socket[];
+  const pairs: Pair[] = [];
+
+  before(async () => {
+    server = createServer((socket) => {
+      holdWritesToPassEnd(socket);
+      accepted.push(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  beforeEach(() => (accepted = []));
+  afterEach(() => {
+    for (const pair of pairs.splice(0)) {
+      pair.held.destroy();
+      pair.reader.destroy();
+    }
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function openPair(): Promise<Pair> {
+    const reader = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const parts: Buffer[] = [];
+    reader.on('data', (part: Buffer) => parts.push(part));
+    reader.on('error', () => undefined);
+    const readerClosed = new Promise<void>((resolve) => reader.once('close', () => resolve()));
+    const count = accepted.length;
+    await new Promise<void>((resolve) => reader.once('connect', () => resolve()));
+    while (accepted.length === count) await passEnd();
+    const pair = { held: accepted[count], reader, received: () => Buffer.concat(parts), readerClosed };
+    pairs.push(pair);
+    return pair;
+  }
+
+  it('hands a write to the kernel only when the pass ends; until then it counts as being written', async () => {
+    const { held, reader } = await openPair();
+    let written = false;
+    held.write('answer', () => (written = true));
+    await Promise.resolve();
+    expect(held.writableLength).to.equal(6);
+    expect(written).to.equal(false);
+    await passEnd();
+    expect(held.writableLength).to.equal(0);
+    await new Promise((resolve) => reader.once('data', resolve));
+    expect(written).to.equal(true);
+  });
+
+  it('delivers every write of a pass on several sockets, each socket in its order', async () => {
+    const all = [await openPair(), await openPair(), await openPair()];
+    all.forEach((pair, index) => {
+      pair.held.write(`first ${index};`);
+      pair.held.write(`second ${index};`);
+      pair.held.end(`last ${index}`);
+    });
+    for (const [index, pair] of all.entries()) {
+      await new Promise<void>((resolve) => (pair.reader.readableEnded ? resolve() : pair.reader.once('end', () => resolve())));
+      expect(pair.received().toString()).to.equal(`first ${index};second ${index};last ${index}`);
+    }
+  });
+
+  it('writes the held answer of a socket destroyed in the same pass first (as Node answers a 408 and cuts off)', async () => {
+    const { held, reader, received } = await openPair();
+    held.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    held.destroy();
+    await new Promise<void>((resolve) => reader.once('close', () => resolve()));
+    expect(received().toString()).to.match(/^HTTP\/1\.1 408 /);
+  });
+
+  it('fails the held write of a socket the peer reset as a closed socket does, and still writes the others', async () => {
+    const gone = await openPair();
+    const alive = await openPair();
+    gone.reader.resetAndDestroy();
+    await new Promise<void>((resolve) => gone.held.once('end', () => resolve()).once('error', () => resolve()).once('close', () => resolve()));
+    const failure = new Promise<Error | null | undefined>((resolve) => {
+      gone.held.on('error', () => undefined);
+      gone.held.write('too late', resolve);
+    });
+    alive.held.write('on time');
+    const error = await failure;
+    expect(error).to.be.instanceOf(Error);
+    await new Promise((resolve) => alive.reader.once('data', resolve));
+    expect(alive.received().toString()).to.equal('on time');
+  });
+
+  it('keeps the backpressure of a slow reader: write() says stop, and every byte arrives in order once it reads', async () => {
+    const { held, reader, received } = await openPair();
+    reader.pause();
+    const piece = Buffer.alloc(64 * 1024);
+    let pieces = 0;
+    let stopped = false;
+    while (!stopped && pieces < 2000) {
+      piece.fill(pieces % 251);
+      stopped = !held.write(Buffer.from(piece));
+      pieces += 1;
+    }
+    expect(stopped, 'write() asked the writer to stop before 2000 pieces').to.equal(true);
+    const drained = new Promise((resolve) => held.once('drain', resolve));
+    reader.resume();
+    await drained;
+    held.end();
+    await new Promise<void>((resolve) => (reader.readableEnded ? resolve() : reader.once('end', () => resolve())));
+    const bytes = received();
+    expect(bytes.length).to.equal(pieces * piece.length);
+    for (let index = 0; index < pieces; index += 1) expect(bytes[index * piece.length + 100]).to.equal(index % 251);
+  });
+});
