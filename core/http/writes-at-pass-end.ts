@@ -48,13 +48,14 @@ function hold(write: HeldWrite): void {
 /**
  * Holds the socket's writes to the end of the event loop's pass, then makes them one after
  * another (what Netty calls flush consolidation). Each write still goes to the kernel on its
- * own, but a reader on this machine (a client or an upstream on loopback, a sidecar's app) is
- * woken once for the pass's answers instead of once for each: on this 2-core VM, which halts an
- * idle CPU at once, each of those wake-ups cost more than the write. It works at the stream
+ * own, but a reader on this machine (a load generator, an app beside its sidecar gateway) is
+ * woken once for the pass's answers instead of once for each: on a small VM that halts an idle
+ * CPU at once, each of those wake-ups cost more than the write. It works at the stream
  * implementation's own hooks (`_write`, `_writev`), so the Writable keeps its order, its
- * backpressure and its callbacks: a held write is simply one still being written (at most one
- * a socket). A socket destroyed meanwhile makes its held write first, as it would have been
- * made before the destroy without the hold.
+ * backpressure and its callbacks: a held write is simply one still being written (the Writable
+ * hands over one at a time per socket). A socket destroyed meanwhile makes its held write first,
+ * as it would have been made before the destroy without the hold; what the Writable still
+ * buffered behind it is dropped, as any destroy drops it.
  */
 export function holdWritesToPassEnd(socket: Socket): void {
   const write = socket._write;
