@@ -13,11 +13,18 @@ interface HeldWrite {
 let held: HeldWrite[] = [];
 let flushScheduled = false;
 
+/**
+ * Makes one held write. Its callbacks may run in it (the answer's 'finish' listeners): one that
+ * throws is thrown again on its own tick, an uncaught exception as it would have been without
+ * the hold, and the pass's other writes still go out.
+ */
 function perform({ socket, write, args }: HeldWrite): void {
   try {
     (write as (...forwarded: unknown[]) => void).apply(socket, args);
   } catch (error) {
-    socket.destroy(error as Error);
+    process.nextTick(() => {
+      throw error;
+    });
   }
 }
 

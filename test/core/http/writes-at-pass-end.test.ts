@@ -98,6 +98,26 @@ describe('core/http holdWritesToPassEnd', function () {
     expect(alive.received().toString()).to.equal('on time');
   });
 
+  it("throws a write callback's exception as an uncaught one, as without the hold, and still makes the pass's other writes", async () => {
+    const throwing = await openPair();
+    const other = await openPair();
+    const mochaHandlers = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    try {
+      const uncaught = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve));
+      throwing.held.write('first', () => {
+        throw new Error('a listener bug');
+      });
+      other.held.write('second');
+      expect(((await uncaught) as Error).message).to.equal('a listener bug');
+    } finally {
+      for (const handler of mochaHandlers) process.on('uncaughtException', handler);
+    }
+    while (other.received().length < 'second'.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(other.received().toString()).to.equal('second');
+    expect(throwing.held.destroyed).to.equal(false);
+  });
+
   it('keeps the backpressure of a reader that stops: the unsent rest stays counted, and every byte arrives in order once it reads', async () => {
     const { held, reader, received } = await openPair();
     reader.pause();
