@@ -5,7 +5,7 @@ import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
 import type { ProviderAudioStream } from '../plugin/contract';
 import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from './ports';
-import type { SynthesisPlan } from './synthesis-plan';
+import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 
@@ -60,8 +60,7 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
   try {
     if (!plan.needsAudioProcessing) {
       const only = await calls.take(0);
-      // A client that needs a fixed rate (pcm) gets answers at another one resampled, not passed on.
-      if (only.format === sources.output && (sources.sampleRate === undefined || only.sampleRate === sources.sampleRate)) {
+      if (passesAsItCame(only, sources.output, sources.sampleRate)) {
         count(sources.progress, only.audio, only.sampleRate);
         yield only.audio;
         return;

@@ -111,6 +111,14 @@ export function appliedOf(plan: SynthesisPlan): AppliedPlan {
 }
 
 /**
+ * Whether audio can go to the client as it came: already the output format, and at the rate the
+ * client needs if it needs one (OpenAI's pcm is 24 kHz; pcm at another rate is resampled).
+ */
+export function passesAsItCame(audio: { readonly format: AudioFormat; readonly sampleRate?: number }, output: AudioFormat, outputRate: number | undefined): boolean {
+  return audio.format === output && (outputRate === undefined || audio.sampleRate === outputRate);
+}
+
+/**
  * The plan as it turned out once the provider's audio was checked: a mislabelled answer names
  * what it really was, and is transcoded unless its checked bytes are already the output format
  * (a WAV header stripped from pcm).
@@ -122,7 +130,5 @@ export function appliedAfterCheck(
   outputRate?: number,
 ): AppliedPlan {
   if (checked?.receivedAs === undefined) return applied;
-  // Stripped pcm at another rate than the client needs is resampled: transcoded too.
-  const asItCame = checked.format === output && (outputRate === undefined || checked.sampleRate === outputRate);
-  return { ...applied, format: asItCame ? applied.format : 'transcoded', received: checked.receivedAs };
+  return { ...applied, format: passesAsItCame(checked, output, outputRate) ? applied.format : 'transcoded', received: checked.receivedAs };
 }
