@@ -24,3 +24,4 @@ export * from './limits';
 export * from './metrics';
 export * from './health';
 export { extended } from './objects/extended';
+export { TurnoverTable } from './objects/turnover-table';

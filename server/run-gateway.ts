@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { loadConfig } from '../config';
+import { TurnoverTable } from '../core';
 import { composeGateway, type Gateway } from './composition-root';
 import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
@@ -37,7 +38,9 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeStartupError(error));
   }
   const { config, logger } = gateway;
-  const inFlight = new Set<ServerResponse>();
+  // Not a Set: see TurnoverTable (a Set of the responses in flight made every request outlive itself).
+  const inFlight = new TurnoverTable<ServerResponse>();
+  let responsesSeen = 0;
   let stopping = false;
   // Requests and responses are born with Express's prototypes: its per-request swap is then free.
   // The connection limits (server.maxConnections, timeouts) hold from the first connection.
@@ -45,8 +48,9 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   server.on('request', (request, response: ServerResponse) => {
     // During a stop, each answer closes its connection, so keep-alive clients reconnect elsewhere.
     if (stopping) response.setHeader('Connection', 'close');
-    inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    const id = (responsesSeen += 1);
+    inFlight.set(id, response);
+    response.once('close', () => inFlight.delete(id));
   });
   try {
     const address = await listen(server, config.server.port, config.server.host);
@@ -80,7 +84,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     stopping = true;
     const drainMs = config.synthesis.timeoutMs + DRAIN_GRACE_MS;
     gateway.markStopping();
-    for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
+    for (const response of inFlight.values()) if (!response.headersSent) response.setHeader('Connection', 'close');
     const deadline = setTimeout(() => {
       logger.warn('drain deadline passed: closing the remaining connections', { inFlight: inFlight.size });
       server.closeAllConnections();

@@ -11,6 +11,7 @@ import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
 import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
+import { TurnoverTable } from '../objects/turnover-table';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
@@ -48,7 +49,7 @@ const PIECE_BYTES = 64 * 1024;
  */
 export class CachedSynthesis {
   /** Undefined: another replica made it. */
-  private readonly inFlight = new Map<string, Promise<SynthesisResult | undefined>>();
+  private readonly inFlight = new TurnoverTable<Promise<SynthesisResult | undefined>>();
 
   constructor(
     private readonly synthesizer: Synthesizer,

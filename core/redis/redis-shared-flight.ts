@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { ReleaseFlight, SharedFlight } from '../cache/result-index';
 import { createRedisClient } from './redis-client';
+import { TurnoverTable } from '../objects/turnover-table';
 
 export interface RedisSharedFlightOptions {
   /** The connection for commands; fails fast while Redis is away. */
@@ -37,7 +38,7 @@ export class RedisSharedFlight implements SharedFlight {
   private readonly lockPrefix: string;
   private readonly lockTtlMs: number;
   private readonly pollMs: number;
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new TurnoverTable<Set<() => void>>();
 
   constructor(private readonly options: RedisSharedFlightOptions) {
     this.channel = `${options.keyPrefix}cache:released`;

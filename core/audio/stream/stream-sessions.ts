@@ -3,13 +3,14 @@ import type { AudioInput } from '../audio-job';
 import type { CodecOptions } from '../codec-options';
 import { AudioStreamPipeline } from './audio-stream-pipeline';
 import type { AudioStreamSpec, EncodedPiece } from './audio-stream-types';
+import { TurnoverTable } from '../../objects/turnover-table';
 
 /**
  * The open streams of one audio worker, by id. A stream that fails is released at once, so a
  * broken session holds nothing; the number open at a time is capped.
  */
 export class StreamSessions {
-  private readonly sessions = new Map<number, AudioStreamPipeline>();
+  private readonly sessions = new TurnoverTable<AudioStreamPipeline>();
 
   constructor(
     private readonly limit: number,

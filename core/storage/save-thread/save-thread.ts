@@ -2,6 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SaveFailure, SaveOutcomes } from './save-thread-protocol';
+import { TurnoverTable } from '../../objects/turnover-table';
 
 /** The thread stopped or died with the save pending: what it wrote of it is unknown. */
 class SaveThreadLost extends Error {}
@@ -26,7 +27,7 @@ function errorOf(failure: SaveFailure): Error {
  */
 export class SaveThread {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, PendingSave>();
+  private readonly pending = new TurnoverTable<PendingSave>();
   private nextId = 0;
 
   async write(path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal): Promise<void> {

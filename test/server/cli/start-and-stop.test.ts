@@ -116,13 +116,16 @@ describe('server start and stop (spawned gateway processes)', function () {
       await arrived;
 
       gateway.child.kill('SIGTERM');
-      await gateway.waitFor(/"message":"shutting down"/);
+      const [shuttingDown] = await gateway.waitFor(/"message":"shutting down".*/);
+      expect(shuttingDown).to.include('"inFlight":1');
       expect(await tryConnect(port)).to.equal('ECONNREFUSED');
       expect(gateway.child.exitCode).to.equal(null);
 
       held?.writeHead(200, { 'Content-Type': 'audio/mpeg' }).end(mp3);
       const answer = await inFlight;
       expect(answer.status).to.equal(200);
+      // The answer in flight closes its connection, so that a keep-alive client reconnects elsewhere.
+      expect(answer.headers.get('connection')).to.equal('close');
       const body = (await answer.json()) as { data: { file_size: number } };
       expect(body.data.file_size).to.equal(mp3.length);
       expect(await gateway.exitCode()).to.equal(0);
