@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerOptions, ServerResponse, Server } from 'nod
 import type { Application } from 'express';
 import type { ServerConfig } from '../config/types';
 import { holdWritesToPassEnd } from '../core';
+import { answerClientErrors } from './client-error-answer';
 import { createHttpServer } from './http-server';
 import { declaredBodyTooLarge } from './middleware/refuse-oversized-body';
 
@@ -33,13 +34,16 @@ function connectionOptions(config: ServerConfig): ServerOptions {
  * are closed at once), `headersTimeout` to send the headers and `requestTimeout` for the whole
  * request (an idle or slow client gets 408 and is cut off), `keepAliveTimeout` between requests.
  * A client that asks before sending its body (`Expect: 100-continue`) and declares one over the
- * body limit is answered 413 without the go-ahead, so the body is never sent. Answers are written
+ * body limit is answered 413 without the go-ahead, so the body is never sent. What Node refuses
+ * before the app sees a request (bad HTTP, headers too large, a timeout) is answered with a coded
+ * error as well (`answerClientErrors`). Answers are written
  * at the end of the event loop's pass (`holdWritesToPassEnd`).
  */
 export function createGatewayServer(app: Application, config: ServerConfig): Server {
   const server = createHttpServer(app, connectionOptions(config));
   server.maxConnections = config.maxConnections;
   server.on('connection', holdWritesToPassEnd);
+  server.on('clientError', answerClientErrors());
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     if (!declaredBodyTooLarge(request, config.bodyLimitBytes)) response.writeContinue();
     server.emit('request', request, response);

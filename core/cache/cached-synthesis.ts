@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { raceAbort } from '../abort/race-abort';
 import { parseWavHeader } from '../audio/decode/wav-decoder';
 import { extended } from '../objects/extended';
 import type { Logger } from '../plugin/contract';
@@ -42,6 +43,19 @@ export interface CachedSynthesisOptions {
 const PIECE_BYTES = 64 * 1024;
 
 /**
+ * Waits for an identical synthesis under way, whatever its outcome. A client that leaves stops
+ * waiting at once (its signal's reason, the cancellation, is thrown); the shared synthesis goes on
+ * for the others.
+ */
+function waitForShared(running: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  const settled = running.then(
+    () => undefined,
+    () => undefined,
+  );
+  return signal ? raceAbort(settled, signal, () => signal.reason) : settled;
+}
+
+/**
  * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is the
  * stored bytes under the requester's own new name (no account learns another's link), a stream
  * answer streams the stored bytes. Identical concurrent file requests share one synthesis (across
@@ -80,7 +94,7 @@ export class CachedSynthesis {
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
-      await running.catch(() => undefined);
+      await waitForShared(running, context.signal);
       const shared = await this.rereadHit(key, context.accountId);
       if (shared) return shared;
     }
@@ -124,7 +138,7 @@ export class CachedSynthesis {
     const key = resultCacheKey(request);
     const running = this.inFlight.get(key);
     // A lookup started before an identical synthesis ended may have missed what it stored.
-    if (running) await running.catch(() => undefined);
+    if (running) await waitForShared(running, context.signal);
     const cached = await (running ? this.cache.get(key) : this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached));
     if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });

@@ -16,6 +16,8 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_MODEL_NOT_FOUND: { status: 404, retryable: false, template: "{provider} has no model '{model}'[; it serves {served}]" },
   TTS_ERR_VOICE_NOT_FOUND: { status: 404, retryable: false, template: "{provider} has no voice '{voice}' for model {model}" },
   TTS_ERR_NOT_FOUND: { status: 404, retryable: false, template: 'No such {what}' },
+  /** Node's HTTP parser met a request that came too slowly (its headers or its whole body). */
+  TTS_ERR_REQUEST_TIMEOUT: { status: 408, retryable: false, template: 'The request did not arrive within the time the gateway allows' },
   TTS_ERR_CONFLICT: { status: 409, retryable: false, template: '{problem}' },
   TTS_ERR_PAYLOAD_TOO_LARGE: { status: 413, retryable: false, template: 'Request body is larger than the limit of {limitBytes} bytes' },
   /** The audio a request asks for would be longer than `synthesis.maxAudioDuration`; stopped early. */
@@ -23,6 +25,7 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_RANGE_NOT_SATISFIABLE: { status: 416, retryable: false, template: 'The requested range is outside the file' },
   TTS_ERR_UNSUPPORTED_FORMAT: { status: 422, retryable: false, template: '{subject} cannot produce {format} audio[: {reason}]' },
   TTS_ERR_RATE_LIMITED: { status: 429, retryable: true, template: '{provider} rate limit reached; retry after {retryAfterSeconds} s' },
+  TTS_ERR_HEADERS_TOO_LARGE: { status: 431, retryable: false, template: 'The request headers are larger than the limit of {limitBytes} bytes' },
   /** Upstream errors name the provider's own code; its message text goes to the log only (it may hold internals). */
   TTS_ERR_UPSTREAM: { status: 502, retryable: true, template: '{provider} answered with an error ({upstream})[: {providerCode}]' },
   TTS_ERR_UPSTREAM_AUTH: { status: 502, retryable: false, template: "{provider} rejected the gateway's credentials ({upstream})[: {providerCode}]" },

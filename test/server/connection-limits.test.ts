@@ -23,6 +23,20 @@ function rawClient(port: number): RawClient {
   return { socket, received: () => text, closed };
 }
 
+/** The JSON body of a raw answer. */
+function bodyOf(answer: string): unknown {
+  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+}
+
+/** Sends `request` raw and waits for the server to close the connection. */
+async function sentRaw(port: number, request: string): Promise<string> {
+  const client = rawClient(port);
+  await connected(client);
+  client.socket.write(request);
+  await client.closed;
+  return client.received();
+}
+
 function connected(client: RawClient): Promise<void> {
   return new Promise((resolve) => {
     if (!client.socket.connecting) resolve();
@@ -75,6 +89,39 @@ describe('server/gateway-server connection limits', function () {
     slow.socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
     await slow.closed;
     expect(slow.received()).to.match(/^HTTP\/1\.1 408 /);
+    expect(slow.received()).to.match(/\r\nConnection: close\r\n/);
+    expect(bodyOf(slow.received())).to.deep.include({ success: false, data: null, error: { code: 'TTS_ERR_REQUEST_TIMEOUT', details: [] } });
+    expect(await modelsStatus()).to.equal(401);
+  });
+
+  it('answers a client too slow with a /v1 body (408) in OpenAI\'s error shape', async () => {
+    const { apiKey } = await test.register();
+    const answer = await sentRaw(port, `POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"model":`);
+    expect(answer).to.match(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(answer)).to.deep.equal({ error: { message: 'The request did not arrive within the time the gateway allows', type: 'invalid_request_error', param: null, code: null } });
+  });
+
+  it('answers headers over the size limit with 431 and a coded error in the API\'s shape, and keeps serving', async () => {
+    const padding = `X-Padding: ${'a'.repeat(20_000)}\r\n`;
+    const spec = await sentRaw(port, `GET /api/v1/tools/models HTTP/1.1\r\nHost: localhost\r\n${padding}\r\n`);
+    expect(spec).to.match(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(spec).to.match(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    const envelope = bodyOf(spec) as { success: boolean; message: string; error: { code: string } };
+    expect(envelope.success).to.equal(false);
+    expect(envelope.error.code).to.equal('TTS_ERR_HEADERS_TOO_LARGE');
+    expect(envelope.message).to.equal('The request headers are larger than the limit of 16384 bytes');
+    const openAi = await sentRaw(port, `POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\n${padding}\r\n`);
+    expect(openAi).to.match(/^HTTP\/1\.1 431 /);
+    expect((bodyOf(openAi) as { error: { type: string; message: string } }).error).to.deep.include({ type: 'invalid_request_error', message: envelope.message });
+    expect(await modelsStatus()).to.equal(401);
+  });
+
+  it('answers a request that is not HTTP with 400 and the envelope, and keeps serving', async () => {
+    const answer = await sentRaw(port, 'GET /api/v1/tools/models HTTP/1.1\r\nHost localhost\r\n\r\n');
+    expect(answer).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(bodyOf(answer)).to.deep.include({ success: false, data: null, error: { code: 'TTS_ERR_VALIDATION', details: [] } });
+    expect((bodyOf(answer) as { message: string }).message).to.equal('The request is not valid HTTP/1.1');
+    expect(answer).to.not.match(/\n\s+at /);
     expect(await modelsStatus()).to.equal(401);
   });
 

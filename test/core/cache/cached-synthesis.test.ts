@@ -118,6 +118,28 @@ describe('core/cache CachedSynthesis', () => {
     expect(new Set(results.map((result) => result.fileName)).size).to.equal(6);
   });
 
+  it('lets a request waiting for an identical synthesis go as soon as its client leaves; the synthesis goes on for the others', async () => {
+    const { cached, calls } = fixture();
+    const first = cached.synthesize(request(), { requestId: 'a' });
+    const leaving = new AbortController();
+    const waiter = cached.synthesize(request(), { requestId: 'b', signal: leaving.signal });
+    const gone = new GatewayError('TTS_ERR_CANCELLED', 'The request (the client went away) was cancelled');
+    leaving.abort(gone);
+    let settledFirst = false;
+    void first.then(() => (settledFirst = true));
+    expect(await waiter.then(() => 'answered', (error: unknown) => error)).to.equal(gone);
+    expect(settledFirst, 'the waiter left before the shared synthesis ended').to.equal(false);
+    expect((await first).cache).to.equal('miss');
+    expect(calls).to.have.length(1);
+    // A stream waits for an identical file synthesis too, and stops waiting alike.
+    const file = cached.synthesize(request({ text: 'Other.' }), { requestId: 'c' });
+    await new Promise((resolve) => setImmediate(resolve)); // its lookup done, its synthesis under way
+    const streamWaiter = cached.stream(request({ text: 'Other.' }), { requestId: 'd', signal: leaving.signal });
+    expect(await streamWaiter.then(() => 'answered', (error: unknown) => error)).to.equal(gone);
+    expect((await file).cache).to.equal('miss');
+    expect(calls).to.have.length(2);
+  });
+
   it('remembers nothing from a failure: the next request synthesizes again', async () => {
     const { cached, calls } = fixture({ failFirst: true });
     const failure = await cached.synthesize(request(), { requestId: 'a' }).then(() => undefined, (error: GatewayError) => error.code);
