@@ -34,6 +34,12 @@ export interface WorkerPoolOptions {
    * later is refused at once.
    */
   readonly admissionShare?: number;
+  /**
+   * A task cancelled while it runs has this long to stop (its handler polls the cancel flag);
+   * then its worker is terminated and replaced, as a crashed one is, since a task stuck in a loop
+   * (a codec on hostile input) would otherwise hold the thread for good. Default 5000.
+   */
+  readonly cancelGraceMs?: number;
 }
 
 export interface RunOptions {
@@ -60,6 +66,8 @@ export interface WorkerPoolStats {
   readonly recycled: number;
   /** Workers stopped after `idleMs` without work. */
   readonly stoppedIdle: number;
+  /** Workers terminated because a cancelled task did not stop within `cancelGraceMs`. */
+  readonly terminatedStuck: number;
   /** Room promised by `reserve` and not taken up or released yet. */
   readonly reserved: number;
   /** Each slot; `running` is false while its worker is stopped for idleness. */

@@ -21,13 +21,14 @@ export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './worker-po
 /** Tasks without a deadline are ordered as if they had this long. */
 const DEFAULT_HORIZON_MS = 60_000;
 const DEFAULT_MAX_QUEUED_PER_WORKER = 64;
+const DEFAULT_CANCEL_GRACE_MS = 5000;
 
 /**
  * A fixed pool of worker threads for CPU-bound work (synthesis, DSP, encoding), so the event
  * loop keeps serving. Admission is bounded (see Admission): tasks are served earliest deadline
  * first, and work that cannot be done in time is refused at once with 503 and Retry-After. A
- * crashed worker is replaced and only its tasks fail; idle workers give their memory back (see
- * WorkerRetirement).
+ * crashed worker is replaced and only its tasks fail, as is one whose cancelled task does not stop
+ * in time; idle workers give their memory back (see WorkerRetirement).
  */
 export class WorkerPool<Task, Result> {
   private readonly slots: WorkerSlot[] = [];
@@ -38,6 +39,7 @@ export class WorkerPool<Task, Result> {
   private readonly retirement: WorkerRetirement;
   private nextId = 1;
   private closed = false;
+  private terminatedStuck = 0;
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
@@ -68,6 +70,7 @@ export class WorkerPool<Task, Result> {
       queued: this.queue.length,
       recycled: this.retirement.recycled,
       stoppedIdle: this.retirement.stoppedIdle,
+      terminatedStuck: this.terminatedStuck,
       reserved: this.reservations.size,
       workers: this.slots.map((slot) => ({ running: slot.worker !== undefined, busy: slot.current !== undefined, pins: slot.pins, wasmBytes: slot.wasmBytes })),
     };
@@ -89,7 +92,8 @@ export class WorkerPool<Task, Result> {
   /**
    * Runs one task on the next free worker, or on the pinned one. `transfer` moves buffers
    * instead of copying them. An abort drops the task while it waits and raises the task's
-   * cancel flag while it runs (a handler that polls it stops early).
+   * cancel flag while it runs (a handler that polls it stops early); a running task that has not
+   * stopped `cancelGraceMs` later loses its worker.
    */
   run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
     // The promised room becomes this task's place in the queue (or is given up if it is refused).
@@ -110,16 +114,24 @@ export class WorkerPool<Task, Result> {
     return new Promise<Result>((resolve, reject) => {
       const id = this.nextId++;
       const cancelFlag = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+      let stopDeadline: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
-        if (pending.startedAt === undefined) this.dropQueued(pending);
-        else raiseCancelFlag(cancelFlag);
+        if (pending.startedAt === undefined) {
+          this.dropQueued(pending);
+          return;
+        }
+        raiseCancelFlag(cancelFlag);
+        stopDeadline = setTimeout(() => this.terminateStuck(pending), this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS).unref();
       };
       const pending: PendingTask = {
         id,
         payload: { message: { id, task, cancelFlag }, transfer },
         resolve: resolve as (value: unknown) => void,
         reject,
-        detach: () => signal?.removeEventListener('abort', onAbort),
+        detach: () => {
+          signal?.removeEventListener('abort', onAbort);
+          clearTimeout(stopDeadline);
+        },
         pin,
         orderKey,
         deadline: options.deadline,
@@ -241,6 +253,17 @@ export class WorkerPool<Task, Result> {
     // The replacement stops when idle like any worker (otherwise it would hold its memory until the pool closes).
     this.retirement.afterWork(index);
     this.dispatch();
+  }
+
+  /** A cancelled task still running after its grace (a loop that never polls the flag): its worker goes, as a crashed one would. */
+  private terminateStuck(pending: PendingTask): void {
+    const slot = this.slots.find((candidate) => candidate.current === pending);
+    if (!slot?.worker || this.closed) return;
+    slot.current = undefined;
+    pending.detach();
+    pending.reject(cancelledTaskError(this.options.name));
+    this.terminatedStuck += 1;
+    this.replace(slot.worker, new Error(`a cancelled ${this.options.name} task did not stop in time`));
   }
 
   private dropQueued(pending: PendingTask): void {
