@@ -7,7 +7,10 @@ export interface VoiceListCacheOptions {
   readonly ttlMs: number;
   /** A forced refresh (voice not found) is skipped when the list is younger than this. */
   readonly minRefreshIntervalMs: number;
-  /** After a failed refresh, the stale list is served this long before the next attempt. */
+  /**
+   * After a failed fetch, the provider is not asked again for this long: a stale list is served
+   * meanwhile, and a model that never had one fails at once with the same error.
+   */
   readonly retryAfterFailureMs: number;
   readonly maxEntries: number;
   readonly now: () => number;
@@ -26,11 +29,14 @@ export type VoiceListLoader = (key: string) => Promise<readonly VoiceInfo[]>;
 
 /**
  * Voice lists by model, fresh for a TTL. Concurrent misses share one fetch; a failed fetch
- * falls back to the last good list (kept past its TTL as stale) and is logged.
+ * falls back to the last good list (kept past its TTL as stale) and is logged. Without a list to
+ * fall back on, the failure itself is kept for `retryAfterFailureMs`: in a provider's outage each
+ * request then fails at once instead of waiting for another listing to fail (and logging it).
  */
 export class VoiceListCache {
   private readonly entries: LRUCache<string, Entry>;
   private readonly inFlight = new Map<string, Promise<readonly VoiceInfo[]>>();
+  private readonly failures: LRUCache<string, { readonly error: unknown }>;
 
   constructor(
     private readonly load: VoiceListLoader,
@@ -41,6 +47,12 @@ export class VoiceListCache {
       ttl: options.ttlMs,
       // Stale entries stay: they are the fallback when a provider's listing fails.
       noDeleteOnStaleGet: true,
+      ttlResolution: 0,
+      perf: { now: options.now },
+    });
+    this.failures = new LRUCache<string, { readonly error: unknown }>({
+      max: options.maxEntries,
+      ttl: options.retryAfterFailureMs,
       ttlResolution: 0,
       perf: { now: options.now },
     });
@@ -56,6 +68,8 @@ export class VoiceListCache {
     const fresh = this.entries.get(key);
     if (fresh && !forceRefresh) return Promise.resolve(fresh.voices);
     if (fresh && this.options.now() - fresh.checkedAt < this.options.minRefreshIntervalMs) return Promise.resolve(fresh.voices);
+    const failure = this.failures.get(key);
+    if (failure) return Promise.reject(failure.error);
     return this.refresh(key);
   }
 
@@ -67,6 +81,7 @@ export class VoiceListCache {
         (voices) => {
           const now = this.options.now();
           this.entries.set(key, { voices, fetchedAt: now, checkedAt: now });
+          this.failures.delete(key);
           return voices;
         },
         (error: unknown) => this.fallBack(key, error),
@@ -80,7 +95,8 @@ export class VoiceListCache {
     const stale = this.entries.get(key, { allowStale: true });
     const reason = redactSecrets(error instanceof Error ? error.message : String(error));
     if (!stale) {
-      this.options.logger.warn(`Voice list of model "${key}" could not be fetched`, { model: key, reason });
+      this.options.logger.warn(`Voice list of model "${key}" could not be fetched`, { model: key, reason, retryInSeconds: Math.round(this.options.retryAfterFailureMs / 1000) });
+      this.failures.set(key, { error });
       throw error;
     }
     const now = this.options.now();

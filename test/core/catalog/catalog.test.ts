@@ -203,6 +203,24 @@ describe('core/catalog Catalog', () => {
     expect((await catalog.listVoices('healthy-1')).map((item) => item.voiceId)).to.deep.equal(['ok']);
   });
 
+  it('keeps a listing failure for a while: the next requests fail at once with it, without asking the provider, until the retry time', async () => {
+    const catalog = single();
+    provider.next = () => Promise.reject(new GatewayError('TTS_ERR_TIMEOUT', 'Acme did not answer in time'));
+    const first = await expectGatewayError(catalog.findVoice('acme-1', 'amy'));
+    expect(first.status).to.equal(504);
+    for (let request = 0; request < 3; request += 1) expect(await expectGatewayError(catalog.findVoice('acme-1', 'amy'))).to.equal(first);
+    expect(provider.voiceCalls).to.have.length(1);
+    expect(records.filter((record) => record.level === 'warn')).to.have.length(1);
+    provider.next = async () => [voice('amy')];
+    clock += 5_001;
+    expect((await catalog.findVoice('acme-1', 'amy')).voiceId).to.equal('amy');
+    expect(provider.voiceCalls).to.have.length(2);
+    // Once a list came, a later failure serves it (stale) rather than the failure.
+    provider.next = () => Promise.reject(new GatewayError('TTS_ERR_TIMEOUT', 'Acme did not answer in time'));
+    clock += ttl + 1;
+    expect((await catalog.findVoice('acme-1', 'amy')).voiceId).to.equal('amy');
+  });
+
   it('turns a plugin bug into a 502 without its message', async () => {
     provider.next = () => Promise.reject(new TypeError('cannot read properties of undefined'));
     const error = await expectGatewayError(single().listVoices('acme-1'));
