@@ -36,8 +36,8 @@ function connectionOptions(config: ServerConfig): ServerOptions {
  * A client that asks before sending its body (`Expect: 100-continue`) and declares one over the
  * body limit is answered 413 without the go-ahead, so the body is never sent. What Node refuses
  * before the app sees a request (bad HTTP, headers too large, a timeout) is answered with a coded
- * error as well (`answerClientErrors`). Answers are written
- * at the end of the event loop's pass (`holdWritesToPassEnd`).
+ * error as well (`answerClientErrors`). Answers are written at the end of the event loop's pass
+ * (`holdWritesToPassEnd`).
  */
 export function createGatewayServer(app: Application, config: ServerConfig): Server {
   const server = createHttpServer(app, connectionOptions(config));

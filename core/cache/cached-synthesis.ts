@@ -2,6 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { raceAbort } from '../abort/race-abort';
 import { parseWavHeader } from '../audio/decode/wav-decoder';
 import { extended } from '../objects/extended';
+import { TurnoverTable } from '../objects/turnover-table';
 import type { Logger } from '../plugin/contract';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
@@ -12,7 +13,6 @@ import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
 import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
-import { TurnoverTable } from '../objects/turnover-table';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {

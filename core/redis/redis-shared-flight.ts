@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { ReleaseFlight, SharedFlight } from '../cache/result-index';
-import { createRedisClient } from './redis-client';
 import { TurnoverTable } from '../objects/turnover-table';
+import { createRedisClient } from './redis-client';
 
 export interface RedisSharedFlightOptions {
   /** The connection for commands; fails fast while Redis is away. */

@@ -1,9 +1,9 @@
 import { gatewayError } from '../../errors';
 import type { AudioInput } from '../audio-job';
 import type { CodecOptions } from '../codec-options';
+import { TurnoverTable } from '../../objects/turnover-table';
 import { AudioStreamPipeline } from './audio-stream-pipeline';
 import type { AudioStreamSpec, EncodedPiece } from './audio-stream-types';
-import { TurnoverTable } from '../../objects/turnover-table';
 
 /**
  * The open streams of one audio worker, by id. A stream that fails is released at once, so a

@@ -1,8 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SaveFailure, SaveOutcomes } from './save-thread-protocol';
 import { TurnoverTable } from '../../objects/turnover-table';
+import type { SaveFailure, SaveOutcomes } from './save-thread-protocol';
 
 /** The thread stopped or died with the save pending: what it wrote of it is unknown. */
 class SaveThreadLost extends Error {}
