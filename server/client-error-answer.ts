@@ -1,7 +1,7 @@
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { gatewayError, type GatewayError } from '../core';
-import { errorEnvelope } from './envelope';
+import { renderEnvelope } from './middleware/error-handler';
 import { renderOpenAiError } from './openai/openai-error';
 
 /** What Node's HTTP layer hands to 'clientError': a parser error carries the bytes it read. */
@@ -43,7 +43,7 @@ function forOpenAi(error: ClientError, socket: ServerSocket): boolean {
 /** The whole answer, written straight to the socket: there is no response object for a request Node could not read. */
 function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number): string {
   const refusal = errorFor(error, limitBytes);
-  const { status, body } = forOpenAi(error, socket) ? renderOpenAiError(refusal) : { status: refusal.status, body: errorEnvelope(refusal) };
+  const { status, body } = (forOpenAi(error, socket) ? renderOpenAiError : renderEnvelope)(refusal);
   const json = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +

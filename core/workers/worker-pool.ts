@@ -236,8 +236,11 @@ export class WorkerPool<Task, Result> {
     this.dispatch();
   }
 
-  /** A worker crashed or exited: a new one takes its slot, and only the tasks that needed the old one fail. */
-  private replace(worker: Worker, error: Error): void {
+  /**
+   * A worker crashed, exited or was cut off: a new one takes its slot, and only the tasks that
+   * needed the old one fail (the running one with `runningTaskError`, by default as crashed).
+   */
+  private replace(worker: Worker, error: Error, runningTaskError?: Error): void {
     const index = this.slots.findIndex((candidate) => candidate.worker === worker);
     if (index < 0 || this.closed) return;
     const old = this.slots[index];
@@ -246,7 +249,7 @@ export class WorkerPool<Task, Result> {
     this.slots[index] = nextGeneration(old, this.spawn(index));
     if (old.current) {
       old.current.detach();
-      old.current.reject(gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
+      old.current.reject(runningTaskError ?? gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
     }
     // Tasks pinned to the lost worker need state the new one does not have.
     for (const pending of this.queue.takePinnedTo(index)) failUnstarted(pending, lostStateError(this.options.name));
@@ -259,11 +262,8 @@ export class WorkerPool<Task, Result> {
   private terminateStuck(pending: PendingTask): void {
     const slot = this.slots.find((candidate) => candidate.current === pending);
     if (!slot?.worker || this.closed) return;
-    slot.current = undefined;
-    pending.detach();
-    pending.reject(cancelledTaskError(this.options.name));
     this.terminatedStuck += 1;
-    this.replace(slot.worker, new Error(`a cancelled ${this.options.name} task did not stop in time`));
+    this.replace(slot.worker, new Error(`a cancelled ${this.options.name} task did not stop in time`), cancelledTaskError(this.options.name));
   }
 
   private dropQueued(pending: PendingTask): void {
