@@ -2,8 +2,8 @@
  * Per-request cost of the replica setup (PostgreSQL + Redis) against the embedded one (SQLite,
  * memory), measured in the same run on throw-away servers, with the gateway's own classes: the
  * API-key authentication (a per-process key cache in both setups, PostgreSQL or SQLite behind it), the
- * limit check (requests per minute and characters per day of the account, rate-limiter-flexible
- * on Redis or in memory) and the result-cache lookup (the index in Redis or in memory). Target:
+ * limit check (requests per minute and characters per day of the account, counted
+ * in Redis or in memory) and the result-cache lookup (the index in Redis or in memory). Target:
  * <= 0.3 ms added at p50 for the three as a request makes them (the key first, then the limit
  * check and the cache lookup at once). Not a test: it prints figures and whether
  * the target holds.

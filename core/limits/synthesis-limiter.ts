@@ -1,7 +1,7 @@
 import type { LimitValues, LimitsConfig } from '../../config/types';
 import { msUntilNextUtcDay, utcDay } from '../accounts/utc-day';
 import { gatewayError, type GatewayError } from '../errors';
-import type { WindowCounters } from './window-counters';
+import type { WindowCount, WindowCounters } from './window-counters';
 
 export type LimitUnit = 'requests' | 'characters';
 
@@ -71,22 +71,25 @@ export class SynthesisLimiter {
   async admit(caller: Caller, characters: number): Promise<LimitVerdict> {
     const policies = this.policies(caller, characters, await this.accountLimits(caller.accountId));
     if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND };
-    const { counters } = this.options;
-    const counts = await Promise.all(policies.map((policy) => counters.add(policy.counterKey, policy.points, policy.windowSeconds)));
-    const exceeded = policies.filter((policy, index) => counts[index].count > policy.quota);
-    const applied = policies.map((policy, index): AppliedLimit => {
-      const used = exceeded.length > 0 ? counts[index].count - policy.points : counts[index].count;
-      return {
+    // One step for every limit: a request refused for one is never counted against another, so
+    // a large refused request cannot make a small concurrent one look over its limit.
+    const addition = await this.options.counters.addWithinQuotas(
+      policies.map((policy) => ({ key: policy.counterKey, points: policy.points, windowSeconds: policy.windowSeconds, quota: policy.quota })),
+    );
+    const { counts } = addition;
+    const applied = policies.map(
+      (policy, index): AppliedLimit => ({
         name: policy.name,
         unit: policy.unit,
         quota: policy.quota,
         windowSeconds: policy.windowSeconds,
-        remaining: Math.max(0, policy.quota - used),
-        resetSeconds: policy.resetSeconds ?? Math.max(1, Math.ceil(counts[index].msBeforeReset / 1000)),
-      };
-    });
-    if (exceeded.length > 0) {
-      await Promise.all(policies.map((policy) => counters.subtract(policy.counterKey, policy.points, policy.windowSeconds)));
+        // Refused: the count as it is, this request not in it.
+        remaining: Math.max(0, policy.quota - counts[index].count),
+        resetSeconds: policy.resetSeconds ?? resetSecondsOf(counts[index], policy.windowSeconds),
+      }),
+    );
+    if (!addition.added) {
+      const exceeded = policies.filter((policy, index) => counts[index].count + policy.points > policy.quota);
       return { limits: applied, refusal: refusal(exceeded, applied, characters), refundCharacters: NO_REFUND };
     }
     const characterPolicies = policies.filter((policy) => policy.unit === 'characters' && policy.points > 0);
@@ -96,7 +99,7 @@ export class SynthesisLimiter {
       refundCharacters: async () => {
         if (refunded) return;
         refunded = true;
-        await Promise.all(characterPolicies.map((policy) => counters.subtract(policy.counterKey, policy.points, policy.windowSeconds)));
+        await Promise.all(characterPolicies.map((policy) => addition.subtract(policy.counterKey, policy.points, policy.windowSeconds)));
       },
     };
   }
@@ -137,6 +140,11 @@ export class SynthesisLimiter {
     }
     return policies;
   }
+}
+
+/** Seconds until the counter's window ends; a refusal with no window open (a quota the request alone exceeds) waits a whole one. */
+function resetSecondsOf(count: WindowCount, windowSeconds: number): number {
+  return count.msBeforeReset > 0 ? Math.max(1, Math.ceil(count.msBeforeReset / 1000)) : windowSeconds;
 }
 
 function refusal(exceeded: readonly Policy[], applied: readonly AppliedLimit[], characters: number): GatewayError {

@@ -1,31 +1,128 @@
 import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import { LimiterWindowCounters, UNBOUNDED_POINTS } from '../limits/limiter-window-counters';
+import { MemoryWindowCounters } from '../limits/memory-window-counters';
+import type { BoundedAddition, BoundedAdditionResult, WindowCount, WindowCounters } from '../limits/window-counters';
 
 /**
- * WindowCounters in Redis (rate-limiter-flexible's Redis backend), shared by every replica. While
- * Redis cannot be reached each limiter falls back at once to an insurance limiter in this
- * process's memory, so requests are still served (each replica then counts on its own), and it
- * uses Redis again as soon as the connection is back. The client should fail commands fast
- * while disconnected (createRedisClient with queueWhileDisconnected: false); it logs the outage.
+ * KEYS: the counters. ARGV, three per counter: points, window in ms, quota. Adds every counter's
+ * points only if each stays within its quota; a window opens with its key's first points.
+ * Answers {added (1 or 0), count 1, ms left 1, count 2, ms left 2, ...}.
  */
-export class RedisWindowCounters extends LimiterWindowCounters {
+const ADD_WITHIN_QUOTAS_SCRIPT = `
+local counts, ttls, fits = {}, {}, 1
+for i, key in ipairs(KEYS) do
+  counts[i] = tonumber(redis.call('get', key) or '0')
+  ttls[i] = redis.call('pttl', key)
+  if counts[i] + tonumber(ARGV[3 * i - 2]) > tonumber(ARGV[3 * i]) then fits = 0 end
+end
+if fits == 1 then
+  for i, key in ipairs(KEYS) do
+    counts[i] = redis.call('incrby', key, ARGV[3 * i - 2])
+    if ttls[i] < 0 then
+      redis.call('pexpire', key, ARGV[3 * i - 1])
+      ttls[i] = tonumber(ARGV[3 * i - 1])
+    end
+  end
+end
+local answer = {fits}
+for i = 1, #KEYS do
+  answer[2 * i] = counts[i]
+  answer[2 * i + 1] = math.max(ttls[i], 0)
+end
+return answer`;
+
+/** Takes points back from an open window, never below zero; an ended window is left alone. */
+const SUBTRACT_SCRIPT = `
+if redis.call('exists', KEYS[1]) == 1 then
+  local left = redis.call('decrby', KEYS[1], ARGV[1])
+  if left < 0 then redis.call('incrby', KEYS[1], -left) end
+end
+return 0`;
+
+/** Answers {count, ms left} of an open window, {0, 0} of none. */
+const PEEK_SCRIPT = `
+local count = redis.call('get', KEYS[1])
+if not count then return {0, 0} end
+return {tonumber(count), math.max(redis.call('pttl', KEYS[1]), 0)}`;
+
+/** `add` has no quota of its own: its callers compare the count with theirs. */
+const UNBOUNDED_QUOTA = Number.MAX_SAFE_INTEGER;
+
+/**
+ * WindowCounters in Redis, shared by every replica: each operation is one script, so an addition
+ * within quotas is atomic across replicas. While Redis cannot be reached the counters fall back at
+ * once to counters in this process's memory (the insurance), so requests are still served (each
+ * replica then counts on its own), and use Redis again as soon as the connection is back. The
+ * client should fail commands fast while disconnected (createRedisClient with
+ * queueWhileDisconnected: false); it logs the outage. Keys are `<prefix>limits:<window seconds>:<key>`
+ * holding the count, expiring with the window, as rate-limiter-flexible kept them before.
+ */
+export class RedisWindowCounters implements WindowCounters {
+  private readonly insurance = new MemoryWindowCounters();
+
   constructor(
-    client: Redis,
+    private readonly client: Redis,
     /** Prefix of every counter's key (config redis.keyPrefix). */
-    keyPrefix: string,
-  ) {
-    super(
-      (windowSeconds) =>
-        new RateLimiterRedis({
-          storeClient: client,
-          keyPrefix: `${keyPrefix}limits:${windowSeconds}`,
-          points: UNBOUNDED_POINTS,
-          duration: windowSeconds,
-          // Not connected: the insurance limiter answers at once instead of the command waiting.
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory({ points: UNBOUNDED_POINTS, duration: windowSeconds }),
-        }),
+    private readonly keyPrefix: string,
+  ) {}
+
+  async add(key: string, points: number, windowSeconds: number): Promise<WindowCount> {
+    const result = await this.addWithinQuotas([{ key, points, windowSeconds, quota: UNBOUNDED_QUOTA }]);
+    return result.counts[0];
+  }
+
+  async addWithinQuotas(additions: readonly BoundedAddition[]): Promise<BoundedAdditionResult> {
+    return this.withInsurance(
+      async () => {
+        const keys = additions.map((addition) => this.redisKey(addition.key, addition.windowSeconds));
+        const values = additions.flatMap((addition) => [addition.points, addition.windowSeconds * 1000, addition.quota]);
+        const answer = (await this.client.eval(ADD_WITHIN_QUOTAS_SCRIPT, keys.length, ...keys, ...values)) as number[];
+        const counts = additions.map((_, index): WindowCount => ({ count: answer[2 * index + 1], msBeforeReset: answer[2 * index + 2] }));
+        // A refund goes to Redis, where these points were counted, even if Redis is away by then.
+        return { added: answer[0] === 1, counts, subtract: (key, points, windowSeconds) => this.subtractInRedis(key, points, windowSeconds) };
+      },
+      () => this.insurance.addWithinQuotas(additions),
     );
+  }
+
+  async subtract(key: string, points: number, windowSeconds: number): Promise<void> {
+    await this.withInsurance(
+      () => this.subtractInRedis(key, points, windowSeconds),
+      () => this.insurance.subtract(key, points, windowSeconds),
+    );
+  }
+
+  async peek(key: string, windowSeconds: number): Promise<WindowCount> {
+    return this.withInsurance(
+      async () => {
+        const [count, msBeforeReset] = (await this.client.eval(PEEK_SCRIPT, 1, this.redisKey(key, windowSeconds))) as [number, number];
+        return { count, msBeforeReset };
+      },
+      () => this.insurance.peek(key, windowSeconds),
+    );
+  }
+
+  async reset(key: string, windowSeconds: number): Promise<void> {
+    await this.withInsurance(
+      async () => void (await this.client.del(this.redisKey(key, windowSeconds))),
+      () => this.insurance.reset(key, windowSeconds),
+    );
+  }
+
+  private async subtractInRedis(key: string, points: number, windowSeconds: number): Promise<void> {
+    await this.client.eval(SUBTRACT_SCRIPT, 1, this.redisKey(key, windowSeconds), points);
+  }
+
+  /** Redis when connected and answering; else, at once, this process's memory. */
+  private async withInsurance<Result>(inRedis: () => Promise<Result>, inMemory: () => Promise<Result>): Promise<Result> {
+    if (this.client.status !== 'ready') return inMemory();
+    try {
+      return await inRedis();
+    } catch {
+      return inMemory();
+    }
+  }
+
+  private redisKey(key: string, windowSeconds: number): string {
+    return `${this.keyPrefix}limits:${windowSeconds}:${key}`;
   }
 }

@@ -68,4 +68,25 @@ describe('core/limits SynthesisLimiter', () => {
     expect(capped.refusal?.message).to.match(/^The gateway \(this API key: 3 synthesis requests per minute\)/);
     expect(capped.refusal?.details.map((detail) => detail.policy)).to.deep.equal(['key-minute']);
   });
+
+  it('never counts a refused request against a concurrent one: a small request fits beside a large one refused', async () => {
+    const subject = limiter({ requestsPerMinute: 3, charactersPerDay: 1000, perKey: {} });
+    expect((await subject.admit(caller, 900)).refusal).to.equal(undefined);
+    // Arriving together: the large request is over the characters; the small ones fit in both limits.
+    const [large, small, smallest] = await Promise.all([subject.admit(caller, 500), subject.admit(caller, 50), subject.admit(caller, 1)]);
+    expect(large.refusal?.details.map((detail) => detail.policy)).to.deep.equal(['account-day']);
+    expect(small.refusal).to.equal(undefined);
+    expect(smallest.refusal).to.equal(undefined);
+    // A refusal reports the count without itself: 1000 - 900 = 100 left before the two small ones.
+    expect(large.limits.find((limit) => limit.name === 'account-day')?.remaining).to.equal(100);
+    // The window now holds 3 requests and 951 characters: the next request is over the minute.
+    expect((await subject.admit(caller, 1)).refusal?.details.map((detail) => detail.policy)).to.deep.equal(['account-minute']);
+  });
+
+  it('retries a quota the request alone exceeds after a whole window, not at once', async () => {
+    const refused = await limiter({ requestsPerMinute: 0, perKey: {} }).admit(caller, 1);
+    expect(refused.refusal?.retryAfterSeconds).to.equal(60);
+    expect(refused.limits[0]).to.include({ remaining: 0, resetSeconds: 60 });
+  });
 });
+

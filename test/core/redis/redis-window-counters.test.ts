@@ -6,7 +6,7 @@ import { ownRedis, sharedRedis } from '../../support/servers/shared-servers';
 import { eventually } from '../../support/eventually';
 import { connected, disconnected, readyClient, recordingLogger } from './redis-test-clients';
 
-describe('core/redis RedisWindowCounters (rate-limiter-flexible on Redis)', () => {
+describe('core/redis RedisWindowCounters', () => {
   const clients: Redis[] = [];
   afterEach(() => {
     for (const client of clients.splice(0)) client.disconnect();
@@ -76,4 +76,43 @@ describe('core/redis RedisWindowCounters (rate-limiter-flexible on Redis)', () =
     expect((await b.add('rpm:account:1', 1, 60)).count).to.equal(2);
     expect(logger.infos.filter((message) => message.includes('Redis is back'))).to.have.length(1);
   });
+
+  it('adds within quotas in one step across replicas: large requests refused together with small ones never push them out', async () => {
+    const { url } = await sharedRedis();
+    const prefix = `${randomUUID()}:`;
+    const limiterOn = (counters: RedisWindowCounters) => new SynthesisLimiter({ limits: { charactersPerDay: 100, perKey: { requestsPerMinute: 30 } }, counters, accountLimits: async () => ({}) });
+    const [a, b] = (await Promise.all([replicaCounters(url, prefix), replicaCounters(url, prefix)])).map(limiterOn);
+    const caller = { accountId: 'account-1', keyId: 'key-1' };
+    // Ten of 10 characters fit the day exactly; ten of 101 never fit. Interleaved over both replicas.
+    const verdicts = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).admit(caller, index % 4 < 2 ? 10 : 101)));
+    const admitted = verdicts.filter((verdict, index) => verdict.refusal === undefined && index % 4 < 2);
+    const refusedSmall = verdicts.filter((verdict, index) => verdict.refusal !== undefined && index % 4 < 2);
+    const admittedLarge = verdicts.filter((verdict, index) => verdict.refusal === undefined && index % 4 >= 2);
+    expect([admitted.length, refusedSmall.length, admittedLarge.length]).to.deep.equal([10, 0, 0]);
+    // Only the admitted ten were counted, for the characters and for the key's requests.
+    const next = await a.admit(caller, 0);
+    expect(next.limits.map((limit) => [limit.name, limit.remaining])).to.deep.equal([
+      ['account-day', 0],
+      ['key-minute', 19],
+    ]);
+  });
+
+  it('refunds a request in the store that counted it: one admitted in Redis is not refunded in memory during an outage', async () => {
+    const redis = await ownRedis();
+    const counters = await replicaCounters(redis.url, `${randomUUID()}:`);
+    const limiter = new SynthesisLimiter({ limits: { charactersPerDay: 100, perKey: {} }, counters, accountLimits: async () => ({}) });
+    const caller = { accountId: 'account-1', keyId: 'key-1' };
+    const inRedis = await limiter.admit(caller, 70);
+    expect(inRedis.refusal).to.equal(undefined);
+    await redis.stop();
+    await disconnected(clients[clients.length - 1]);
+    // Counted in this process's memory meanwhile, from zero.
+    expect((await limiter.admit(caller, 60)).limits[0].remaining).to.equal(40);
+    // The request admitted in Redis fails now: its refund cannot reach Redis, and is not taken from memory.
+    await inRedis.refundCharacters().catch(() => undefined);
+    expect((await limiter.admit(caller, 41)).refusal?.status).to.equal(429);
+    expect((await limiter.admit(caller, 40)).refusal).to.equal(undefined);
+    await redis.resume();
+  });
 });
+
