@@ -3,21 +3,32 @@ import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, t
 export const PROVIDER = 'ElevenLabs';
 
 /**
- * ElevenLabs answers errors as `{detail: {status, message}}` (help centre, "API - Error Code 400
- * or 401"), except request validation (422), whose `detail` is FastAPI's list `[{loc, msg, type}]`
- * (read by core's common reader). A 401 whose status is `quota_exceeded` is not a bad key: the
- * account has no credits left, a billing stop that retrying cannot fix.
+ * ElevenLabs answers errors as `{detail: {type, code, message, status, request_id, param}}`
+ * (API reference, "Errors"): `code` names the cause, `status` is its legacy name (still sent,
+ * "no longer used"), read when `code` is absent, as older answers carry only `status` and
+ * `message` (help centre, "API - Error Code 400 or 401"). Request validation (422) may instead
+ * be FastAPI's list `[{loc, msg, type}]` (read by core's common reader). A 401
+ * `quota_exceeded` is not a bad key: the account has no credits left, a billing stop that
+ * retrying cannot fix.
  */
 export function readElevenLabsError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
   const detail = parseErrorJson(answer.text)?.detail;
   if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) return readCommonErrorBody(answer.text);
   const fields = detail as Record<string, unknown>;
-  const status = textOf(fields.status);
+  const code = textOf(fields.code) ?? textOf(fields.status);
   return {
-    providerCode: status,
-    providerMessage: textOf(fields.message),
-    ...(status === 'quota_exceeded' ? { failure: 'quota' as const } : {}),
+    providerCode: code,
+    providerMessage: loggedMessage(fields),
+    ...(code === 'quota_exceeded' || textOf(fields.status) === 'quota_exceeded' ? { failure: 'quota' as const } : {}),
   };
+}
+
+/** The message, with what the log reader needs beside it: the parameter at fault, and the id ElevenLabs' support asks for. */
+function loggedMessage(fields: Record<string, unknown>): string | undefined {
+  const param = textOf(fields.param);
+  const requestId = textOf(fields.request_id);
+  const parts = [textOf(fields.message), param && `(param: ${param})`, requestId && `(request_id: ${requestId})`].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
 export function notNativeFormat(format: AudioFormat): GatewayError {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
+import { readElevenLabsError } from '../../../plugins/elevenlabs/errors';
 import { createProvider, synthesisRequest, TEST_KEY } from './harness';
 
 const failWith = (scenario: string, code: string) =>
@@ -66,4 +67,33 @@ describe('elevenlabs plugin: upstream failures', () => {
       nock.cleanAll();
     }
   });
+
+  describe('reading the error body', () => {
+    const read = (status: number, body: unknown) => readElevenLabsError({ status, headers: new Headers(), text: JSON.stringify(body) });
+
+    it('reads the documented shape: the code, and the message with its parameter and request id for the log', () => {
+      // The example of ElevenLabs' API reference, "Errors".
+      const reading = read(400, {
+        detail: {
+          type: 'validation_error',
+          code: 'invalid_parameters',
+          message: "The 'keyterms' parameter is only supported with the 'scribe_v2' model. You specified 'scribe_v1'.",
+          status: 'invalid_parameters',
+          request_id: '3c807fc4c3a1705f9638ecc764a91c01',
+          param: 'keyterms',
+        },
+      });
+      expect(reading).to.deep.equal({
+        providerCode: 'invalid_parameters',
+        providerMessage: "The 'keyterms' parameter is only supported with the 'scribe_v2' model. You specified 'scribe_v1'. (param: keyterms) (request_id: 3c807fc4c3a1705f9638ecc764a91c01)",
+      });
+    });
+
+    it('takes the code over the legacy status, and knows an out-of-credits answer by either', () => {
+      expect(read(401, { detail: { code: 'quota_exceeded', message: 'No credits left.' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: 'No credits left.', failure: 'quota' });
+      expect(read(401, { detail: { status: 'quota_exceeded' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: undefined, failure: 'quota' });
+      expect(read(429, { detail: { code: 'rate_limit_exceeded', status: 'too_many_requests' } }).providerCode).to.equal('rate_limit_exceeded');
+    });
+  });
 });
+
