@@ -1,6 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { raceAbort } from '../abort/race-abort';
-import { parseWavHeader } from '../audio/decode/wav-decoder';
 import { extended } from '../objects/extended';
 import { TurnoverTable } from '../objects/turnover-table';
 import type { Logger } from '../plugin/contract';
@@ -9,6 +8,7 @@ import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } 
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
 import { audioDurationSeconds } from '../synthesis/audio-duration';
 import { closeBeforeStart, closeUnread } from '../synthesis/close-before-start';
+import { closeStreamedLengths } from './closed-lengths';
 import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
 import type { ResultLookup } from './result-lookup';
@@ -195,7 +195,7 @@ export class CachedSynthesis {
     if (kept > this.options.maxStreamBytes) return;
     try {
       const audio = Buffer.concat(pieces);
-      if (live.format === 'wav') closeWavSizes(audio);
+      closeStreamedLengths(audio, live.format, live.progress.durationSeconds);
       const saved = await this.storage.save(audio, live.format, live.progress.sampleRate);
       // The seconds are known at the end only (the encoder's count, else the bytes' headers, as for a file).
       const durationSeconds = live.progress.durationSeconds ?? audioDurationSeconds(audio, live.format, live.progress.sampleRate);
@@ -213,18 +213,6 @@ function describe(result: Omit<CachedResult, 'fileName' | 'size'>): Omit<CachedR
 
 function toCached(result: SynthesisResult): CachedResult {
   return Object.assign(describe(result), { fileName: result.fileName, size: result.size });
-}
-
-/**
- * A streamed WAV says "until the end" (0xFFFFFFFF) in its sizes; stored, it is also a file hit's
- * download, and a WAV file keeps exact sizes: written in place, once the length is known.
- */
-function closeWavSizes(audio: Uint8Array): void {
-  const info = parseWavHeader(audio);
-  if (!info?.openEnded) return;
-  const view = new DataView(audio.buffer, audio.byteOffset, audio.byteLength);
-  view.setUint32(4, audio.byteLength - 8, true);
-  view.setUint32(info.dataOffset - 4, audio.byteLength - info.dataOffset, true);
 }
 
 /** A stored answer as a stream: its bytes in pieces, its seconds counted as they go (as a live stream's are, for usage). */
