@@ -24,13 +24,22 @@ const DRAIN_GRACE_MS = 5_000;
  * "listening", while provider warm-ups finish. A start-up, bind or warm-up failure is one line
  * on stderr and exit status 1. A stop refuses new connections, lets requests in flight finish
  * (up to the synthesis deadline plus a grace), closes everything and exits 0; a second signal
- * exits at once.
+ * exits at once. A signal during start-up lets the step under way end (a migration is not cut
+ * midway), closes what was opened, and exits 0 without serving.
  */
 export async function runGateway(options: RunGatewayOptions): Promise<void> {
   const fail = (message: string): never => {
     options.stderr.write(`tts-gateway could not start: ${message}\n`);
     return options.exit(1);
   };
+  // Heard from the first moment: Node's default would end the process in the middle of a step.
+  let signalWhileStarting: NodeJS.Signals | undefined;
+  let onSignal = (signal: NodeJS.Signals): void => {
+    if (signalWhileStarting) options.exit(1);
+    signalWhileStarting = signal;
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
   let gateway: Gateway;
   try {
     gateway = await composeGateway(await loadConfig({ argv: options.argv, env: options.env }));
@@ -38,6 +47,11 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeStartupError(error));
   }
   const { config, logger } = gateway;
+  if (signalWhileStarting) {
+    logger.info('stopped during start-up: not serving', { signal: signalWhileStarting });
+    await gateway.close().catch(() => undefined);
+    return options.exit(0);
+  }
   // Not a Set: see TurnoverTable (a Set of the responses in flight made every request outlive itself).
   const inFlight = new TurnoverTable<ServerResponse>();
   let responsesSeen = 0;
@@ -103,6 +117,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     // Logged once the port is closed: from this line on, new connections are refused.
     logger.info('shutting down', { signal, inFlight: inFlight.size, drainSeconds: drainMs / 1000 });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  onSignal = stop;
+  // A signal while the port was being bound: the stop of a gateway with nothing in flight.
+  if (signalWhileStarting) stop(signalWhileStarting);
 }

@@ -4,6 +4,10 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { Client } from 'pg';
+import { MIGRATION_LOCK_KEY } from '../../../core/accounts/postgres-migrate';
+import { eventually } from '../../support/eventually';
+import { sharedPostgres } from '../../support/servers/shared-servers';
 import { fixturesRoot, projectRoot } from '../../support/paths';
 import { GatewayProcess } from './gateway-process';
 
@@ -61,6 +65,41 @@ describe('server start and stop (spawned gateway processes)', function () {
     expect(await gateway.exitCode()).to.equal(1);
     expect(gateway.stderr).to.match(/^tts-gateway could not start: .*xx-nowhere.*\n$/);
     expect(gateway.stderr).to.not.match(/\n\s+at /);
+  });
+
+  it('on SIGTERM during start-up lets the migration under way end, closes, and exits 0 without serving', async () => {
+    const postgres = await sharedPostgres();
+    const url = await postgres.createDatabase('start_stop');
+    // Another replica's migration: the lock this gateway's start waits for.
+    const otherReplica = new Client({ connectionString: url });
+    await otherReplica.connect();
+    try {
+      await otherReplica.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      writeFileSync(join(directory, 'tts-gateway.config.yaml'), `server:\n  host: 127.0.0.1\n  port: 0\ndatabase:\n  url: "${url}"\n`);
+      gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
+      await eventually(async () => {
+        const waiting = await otherReplica.query("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+        expect(waiting.rows[0].waiting).to.equal(1);
+      }, 2_000);
+      gateway.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Still starting: not ended by the signal's default action.
+      expect([gateway.child.exitCode, gateway.child.signalCode]).to.deep.equal([null, null]);
+      await otherReplica.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      expect(await gateway.exitCode()).to.equal(0);
+      expect(gateway.stdout).to.include('stopped during start-up: not serving');
+      expect(gateway.stdout).to.not.include('listening');
+      expect(gateway.stderr).to.equal('');
+      // The migration it waited for ran whole, and its connections were closed.
+      const applied = await otherReplica.query('SELECT count(*)::int AS versions FROM schema_migrations');
+      expect(applied.rows[0].versions).to.be.greaterThan(0);
+      await eventually(async () => {
+        const sessions = await otherReplica.query('SELECT count(*)::int AS others FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+        expect(sessions.rows[0].others).to.equal(0);
+      }, 500);
+    } finally {
+      await otherReplica.end();
+    }
   });
 
   it('on SIGTERM refuses new connections, finishes the request in flight, then exits 0', async () => {
