@@ -6,15 +6,21 @@
  * files are written, then flushed, then each folder flushed once (a group commit), and the
  * outcomes go back in one message.
  */
-import { closeSync, constants, fdatasyncSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { SaveFailure, SaveOrder, SaveOutcome } from './save-thread-protocol';
 
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
-/** Folders flushed through a descriptor kept open: one system call per flush. */
-const folderDescriptors = new Map<string, number>();
+/** A folder flushed through a descriptor kept open (one system call per flush), and which folder it is. */
+interface KeptFolder {
+  readonly descriptor: number;
+  readonly device: number;
+  readonly inode: number;
+}
+
+const keptFolders = new Map<string, KeptFolder>();
 
 let waiting: SaveOrder[] = [];
 let batchScheduled = false;
@@ -30,19 +36,36 @@ function writeWhole(order: SaveOrder, descriptor: number): void {
 
 function flushFolder(folder: string): void {
   if (process.platform === 'win32') return; // Windows cannot open a folder to flush it; its file systems journal names themselves.
-  let descriptor = folderDescriptors.get(folder);
-  if (descriptor === undefined) {
-    descriptor = openSync(folder, 'r');
-    folderDescriptors.set(folder, descriptor);
-  }
+  const kept = keptFolderOf(folder);
   try {
-    fsyncSync(descriptor);
+    fsyncSync(kept.descriptor);
   } catch (error) {
-    // A folder replaced or unmounted meanwhile: opened afresh next time.
-    folderDescriptors.delete(folder);
-    closeQuietly(descriptor);
+    // A folder unmounted meanwhile: opened afresh next time.
+    forgetFolder(folder, kept);
     throw error;
   }
+}
+
+/**
+ * The kept descriptor of the folder the path names now. A folder deleted (or moved away) and made
+ * again under the same path is another folder: flushing the old one would leave the new names
+ * unflushed, so a stat per batch checks it (a cheap call beside a flush).
+ */
+function keptFolderOf(folder: string): KeptFolder {
+  const kept = keptFolders.get(folder);
+  const current = statSync(folder);
+  if (kept && kept.inode === current.ino && kept.device === current.dev) return kept;
+  if (kept) forgetFolder(folder, kept);
+  const descriptor = openSync(folder, 'r');
+  const opened = fstatSync(descriptor);
+  const fresh = { descriptor, device: opened.dev, inode: opened.ino };
+  keptFolders.set(folder, fresh);
+  return fresh;
+}
+
+function forgetFolder(folder: string, kept: KeptFolder): void {
+  keptFolders.delete(folder);
+  closeQuietly(kept.descriptor);
 }
 
 /** A descriptor given up on after a failure: the failure is what gets reported. */

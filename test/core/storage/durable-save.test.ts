@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSystemAudioStore } from '../../../core';
@@ -65,4 +65,32 @@ describe('core/storage FileSystemAudioStore durable save', () => {
     const saves = await Promise.all(Array.from({ length: 8 }, (_, index) => store.save(Buffer.alloc(2_000, index), 'wav')));
     expect(readdirSync(directory).sort()).to.deep.equal(saves.map((saved) => saved.fileName).sort());
   });
+
+  it('flushes a folder deleted and made again under the same path as the new folder it is, letting the old one go', async function () {
+    if (process.platform !== 'linux') this.skip();
+    /** What this process holds open of `path`, as /proc names it ("<path> (deleted)" once removed). */
+    const openAs = (path: string): string[] =>
+      readdirSync('/proc/self/fd')
+        .map((descriptor) => {
+          try {
+            return readlinkSync(join('/proc/self/fd', descriptor));
+          } catch {
+            return '';
+          }
+        })
+        .filter((target) => target === path || target === `${path} (deleted)`);
+    const store = new FileSystemAudioStore(directory, HOUR);
+    // Both kept descriptors opened: the save thread's (a save) and the main thread's (a share).
+    await store.share((await store.save(Buffer.from('first'), 'mp3')).fileName);
+    expect(openAs(directory).length).to.be.greaterThan(0);
+    rmSync(directory, { recursive: true });
+    mkdirSync(directory);
+    const saved = await store.save(Buffer.from('second'), 'mp3');
+    const shared = await store.share(saved.fileName);
+    expect(readdirSync(directory).sort()).to.deep.equal([saved.fileName, shared!.fileName].sort());
+    // Nothing of the deleted folder is held: its flushes would not have reached the new names.
+    expect(openAs(directory).filter((target) => target.endsWith(' (deleted)'))).to.deep.equal([]);
+    expect(openAs(directory).length).to.be.greaterThan(0);
+  });
 });
+
