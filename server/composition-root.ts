@@ -38,6 +38,7 @@ import { TOKENS } from './container-tokens';
 import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
 import { synthesisFunctions } from './synthesis-functions';
 
@@ -171,15 +172,19 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   void warmedUp.then(() => (warmingUp = false), () => undefined);
 
   const catalog = container.resolve<Catalog>(TOKENS.catalog);
+  const router = container.resolve<ModelRouter>(TOKENS.router);
   const results = config.cache.results;
   const cached = new CachedSynthesis(
     container.resolve<SynthesisService>(TOKENS.synthesis),
     shared.resultIndex ?? new ResultCache({ maxBytes: results.maxBytes, ttlMs: results.ttlMs }),
     cacheStorage(container.resolve<AudioStore>(TOKENS.audioStore), ownerRecording(config)),
     logger,
-    { maxStreamBytes: Math.floor(results.maxBytes / 16), sharedFlight: shared.sharedFlight },
+    {
+      maxStreamBytes: Math.floor(results.maxBytes / 16),
+      sharedFlight: shared.sharedFlight,
+      answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesCalls(catalog, model)),
+    },
   );
-  const router = container.resolve<ModelRouter>(TOKENS.router);
   const lists = modelLists(catalog, router);
   const audioStore = container.resolve<AudioStore>(TOKENS.audioStore);
   const accounts = container.resolve<AccountService>(TOKENS.accounts);
@@ -302,6 +307,16 @@ function startKeySweeper(accounts: AccountService, logger: Logger): () => void {
 }
 
 /** The provider instance serving a catalog model; undefined for a route (its target is chosen per request) or an unknown name. */
+/** Whether the provider of a model would refuse a call now: its breaker open (trial not due), or the model not served at all. */
+function refusesCalls(catalog: Catalog, model: string): boolean {
+  try {
+    const { provider } = catalog.resolve(model).instance;
+    return provider instanceof ResilientProvider && provider.refusesCalls();
+  } catch {
+    return true;
+  }
+}
+
 function providerOfModel(catalog: Catalog, model: string): string | undefined {
   try {
     return catalog.resolve(model).instance.instanceId;

@@ -37,7 +37,15 @@ export interface CachedSynthesisOptions {
   readonly maxStreamBytes: number;
   /** Single-flight across replicas (Redis); without it, identical requests share work within this process only. */
   readonly sharedFlight?: SharedFlight;
+  /**
+   * Whether a remembered answer still answers `request` (default: always). One refused is a miss,
+   * and the new answer replaces it: a fallback target's answer, once the preferred one is back.
+   */
+  readonly answersStill?: (request: SynthesisRequest, remembered: RememberedFacts) => boolean;
 }
+
+/** What is known of a remembered answer besides its file. */
+export type RememberedFacts = Omit<CachedResult, 'fileName' | 'size'>;
 
 /** Pieces a cached answer is streamed in. */
 const PIECE_BYTES = 64 * 1024;
@@ -90,7 +98,7 @@ export class CachedSynthesis {
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return extended(await this.synthesizer.synthesize(request, context), { cache: 'bypass' as const });
     const key = resultCacheKey(request);
-    const hit = await this.hitFrom(key, await this.lookupOf(key, context), context.accountId);
+    const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context.accountId);
     if (hit) return hit;
     const running = this.inFlight.get(key);
     if (running) {
@@ -119,8 +127,9 @@ export class CachedSynthesis {
     const release = await flight.acquire(key);
     if (!release) return undefined;
     try {
-      // The previous holder may have finished just before this one took the lock.
-      if (await this.cache.get(key)) return undefined;
+      // The previous holder may have finished just before this one took the lock (a remembered
+      // answer that no longer answers does not count: it is what this synthesis replaces).
+      if (this.stillAnswering(request, await this.cache.get(key))) return undefined;
       return await this.synthesizeAndRemember(key, request, context);
     } finally {
       await release();
@@ -139,11 +148,17 @@ export class CachedSynthesis {
     const running = this.inFlight.get(key);
     // A lookup started before an identical synthesis ended may have missed what it stored.
     if (running) await waitForShared(running, context.signal);
-    const cached = await (running ? this.cache.get(key) : this.lookupOf(key, context));
+    // One just made by an identical request answers as it is; one remembered from before is checked.
+    const cached = running ? await this.cache.get(key) : this.stillAnswering(request, await this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached));
     if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
     return extended(live, { chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' as const });
+  }
+
+  /** What a lookup found, unless it no longer answers the request (then a miss). */
+  private stillAnswering(request: SynthesisRequest, found: CachedResult | undefined): CachedResult | undefined {
+    return found && this.options.answersStill && !this.options.answersStill(request, found) ? undefined : found;
   }
 
   /** The lookup started ahead when it was for this key, else a new one. */

@@ -36,6 +36,8 @@ export function stoppedByItsCaller(failure: unknown): void {
 export class ProviderBreaker {
   private readonly policy: CircuitBreakerPolicy;
   private openedAt = 0;
+  /** When an open circuit lets its next call through as the trial. */
+  private trialDueAt = 0;
   /** Set when a half-open trial ended without the provider's verdict (a client's error or cancellation). */
   private trialWithoutVerdict = false;
 
@@ -62,6 +64,7 @@ export class ProviderBreaker {
       this.openedAt = Date.now();
     });
     this.policy.onStateChange((state) => {
+      if (state === CircuitState.Open) this.trialDueAt = Date.now() + (this.trialWithoutVerdict ? 0 : settings.halfOpenAfterMs);
       const meta = { provider: instanceId, state: STATE_NAMES[state] };
       onStateChange(STATE_NAMES[state]);
       if (state === CircuitState.Open && this.trialWithoutVerdict) {
@@ -75,6 +78,14 @@ export class ProviderBreaker {
 
   state(): BreakerState {
     return STATE_NAMES[this.policy.state];
+  }
+
+  /**
+   * Whether a call now would fail fast: the circuit is open and its trial not yet due. (cockatiel
+   * leaves the circuit open past that time until a call comes, which then is the trial.)
+   */
+  refusesCalls(): boolean {
+    return this.policy.state === CircuitState.Open && Date.now() < this.trialDueAt;
   }
 
   async execute<T>(work: () => Promise<T>): Promise<T> {

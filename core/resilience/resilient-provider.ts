@@ -85,6 +85,11 @@ export class ResilientProvider implements TtsProvider {
     return this.breaker?.state() ?? 'closed';
   }
 
+  /** Whether a call now would fail fast (an open circuit whose trial is not due yet). */
+  refusesCalls(): boolean {
+    return this.breaker?.refusesCalls() ?? false;
+  }
+
   private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream'): Promise<T> {
     // A request without a deadline gets the default one.
     const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };

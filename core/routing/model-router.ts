@@ -54,7 +54,23 @@ export class ModelRouter implements ModelRoutes {
     const route = this.find(model);
     if (!route) return [{ model, voice }];
     const ordered = route.strategy === 'loadbalance' ? this.weightedOrder(route.targets) : route.targets;
-    return ordered.map((target) => ({ model: target.model, voice: Object.hasOwn(target.voices, voice) ? target.voices[voice] : voice }));
+    return ordered.map((target) => this.targetFor(target, voice));
+  }
+
+  /** A target with its own name for the route's voice. */
+  private targetFor(target: RouteTargetConfig, voice: string): RouteTarget {
+    return { model: target.model, voice: Object.hasOwn(target.voices, voice) ? target.voices[voice] : voice };
+  }
+
+  /**
+   * The target a `fallback` route prefers (its first one served), whose answer the route gives
+   * while that target works; undefined for a load-balanced route (any target's answer is its
+   * own), an alias (one target) and a real model.
+   */
+  preferredTarget(model: string, voice: string): RouteTarget | undefined {
+    const route = this.find(model);
+    if (!route || route.strategy !== 'fallback' || route.targets.length < 2) return undefined;
+    return this.targetFor(route.targets[0], voice);
   }
 
   /** Draws targets one by one, each with a chance proportional to its weight (default 1). */

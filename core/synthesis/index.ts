@@ -6,5 +6,6 @@ export { splitText, type ChunkLimits } from './text-splitter';
 export { MULTIPLIER_RANGE, MAX_TEXT_CODE_POINTS, type SynthesisRequest } from './synthesis-request';
 export { codePointCount } from './code-point-count';
 export type { AudioChunk, AudioEngine, AudioSink, AudioStreamSession, AudioStreamSpec, EncodedPiece, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, SaveControl, WorkControl } from './ports';
+export { servedByName } from './ports';
 export { checkedProviderAudio } from './checked-audio';
 export { audioDurationSeconds } from './audio-duration';

@@ -91,6 +91,11 @@ export interface RouteTarget {
   readonly voice: string;
 }
 
+/** How an answer names the target that served it (`X-TTS-Served-By`): `espeak-ng/en-us`. */
+export function servedByName(target: RouteTarget): string {
+  return `${target.model}/${target.voice}`;
+}
+
 /** Maps a requested model and voice to the served ones, in the order to try them (aliases, fallback routes). */
 export interface ModelRoutes {
   targets(model: string, voice: string): RouteTarget[];

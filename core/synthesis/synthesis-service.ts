@@ -12,7 +12,7 @@ import { checkProviderAudio, type CheckedChunk } from './checked-audio';
 import { explainFailure } from './explain-failure';
 import { LookAheadBudget } from './look-ahead-budget';
 import { expectedAudioSeconds } from './expected-audio';
-import type { AudioChunk, AudioEngine, AudioSink, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, WorkControl } from './ports';
+import { servedByName, type AudioChunk, type AudioEngine, type AudioSink, type ModelDirectory, type ModelRoutes, type ProcessingReservation, type RouteTarget, type WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
 import { tryTargets } from './target-fallback';
 import { abortable, rest } from './stream-handover';
@@ -203,7 +203,7 @@ export class SynthesisService {
     return {
       request: servedRequest,
       resolved,
-      servedBy: `${served.model}/${served.voice}`,
+      servedBy: servedByName(served),
       ...(takesInstructions && request.instructions !== undefined ? { instructions: request.instructions } : {}),
       instructionsIgnored: request.instructions !== undefined && !takesInstructions,
     };

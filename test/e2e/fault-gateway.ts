@@ -23,9 +23,14 @@ export interface FaultGateway {
 
 /**
  * Writes `sections` (the config file's own names and units) plus a provider entry for the
- * stand-in at `baseUrl`, composes the gateway and registers one account.
+ * stand-in at `baseUrl` (and `otherProviders` after it), composes the gateway and registers one account.
  */
-export async function startFaultGateway(baseUrl: string, sections: Record<string, unknown>, providerOptions: Record<string, unknown> = {}): Promise<FaultGateway> {
+export async function startFaultGateway(
+  baseUrl: string,
+  sections: Record<string, unknown>,
+  providerOptions: Record<string, unknown> = {},
+  otherProviders: readonly Record<string, unknown>[] = [],
+): Promise<FaultGateway> {
   const directory = mkdtempSync(join(tmpdir(), 'tts-gateway-faults-'));
   const audioPath = join(directory, 'audio');
   const file = {
@@ -41,6 +46,7 @@ export async function startFaultGateway(baseUrl: string, sections: Record<string
         id: 'kokoro',
         options: { baseUrl, models: ['tts-1'], voices: ['alloy'], formats: ['mp3', 'wav', 'pcm'], pcmSampleRate: 24000, ...providerOptions },
       },
+      ...otherProviders,
     ],
   };
   const configPath = join(directory, 'tts-gateway.config.json');
@@ -73,14 +79,19 @@ export async function startFaultGateway(baseUrl: string, sections: Record<string
  * A gateway for the enclosing mocha suite, in front of the suite's stand-in: started in the
  * suite's `before` (once the stand-in listens) and disposed of in its `after`.
  */
-export function faultGatewayForSuite(upstream: ScriptedUpstream, sections: Record<string, unknown>, providerOptions: Record<string, unknown> = {}): FaultGateway {
+export function faultGatewayForSuite(
+  upstream: ScriptedUpstream,
+  sections: Record<string, unknown>,
+  providerOptions: Record<string, unknown> = {},
+  otherProviders: readonly Record<string, unknown>[] = [],
+): FaultGateway {
   let started: FaultGateway | undefined;
   const current = (): FaultGateway => {
     if (!started) throw new Error('the suite gateway is used before its before() hook ran');
     return started;
   };
   before(async () => {
-    started = await startFaultGateway(upstream.url, sections, providerOptions);
+    started = await startFaultGateway(upstream.url, sections, providerOptions, otherProviders);
   });
   after(async () => started?.dispose());
   return {

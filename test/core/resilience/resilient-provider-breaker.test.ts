@@ -33,17 +33,21 @@ describe('core/resilience ResilientProvider: circuit breaker', () => {
   it('lets one trial through after halfOpenAfter: a success closes it, a failure opens it again', async () => {
     const inner = new ScriptedProvider([fail(503), fail(503), fail(503)]);
     const wrapped = wrap(inner);
+    expect(wrapped.refusesCalls()).to.equal(false);
     for (let index = 0; index < 2; index += 1) await expectGatewayError(wrapped.synthesize(request()));
+    expect(wrapped.refusesCalls()).to.equal(true);
     await sleep(80);
+    // Still "open" until a call comes, but that call is the trial: it would not fail fast.
+    expect([wrapped.state(), wrapped.refusesCalls()]).to.deep.equal(['open', false]);
     await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UPSTREAM');
     expect(inner.calls).to.equal(3);
-    expect(wrapped.state()).to.equal('open');
+    expect([wrapped.state(), wrapped.refusesCalls()]).to.deep.equal(['open', true]);
     await expectGatewayError(wrapped.synthesize(request()), 'TTS_ERR_UNAVAILABLE');
     expect(inner.calls).to.equal(3);
     inner.script = [ok];
     await sleep(80);
     await wrapped.synthesize(request());
-    expect(wrapped.state()).to.equal('closed');
+    expect([wrapped.state(), wrapped.refusesCalls()]).to.deep.equal(['closed', false]);
     await wrapped.synthesize(request());
     expect(inner.calls).to.equal(5);
     const messages = records.map((record) => record.message);
@@ -78,6 +82,7 @@ describe('core/resilience ResilientProvider: circuit breaker', () => {
     await expectGatewayError(trial, 'TTS_ERR_CANCELLED');
     await new Promise((resolve) => setImmediate(resolve));
     expect(wrapped.state()).to.not.equal('closed');
+    expect(wrapped.refusesCalls()).to.equal(false);
     // No verdict on the provider: one new trial at once (no 503 for another halfOpenAfter), not a flood.
     const burst = [wrapped.synthesize(request()), wrapped.synthesize(request()), wrapped.synthesize(request())];
     const codes = (await Promise.allSettled(burst)).map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as GatewayError).code : 'ok'));

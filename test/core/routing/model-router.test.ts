@@ -27,6 +27,18 @@ describe('core/routing ModelRouter', () => {
     expect(router.targets('espeak-ng', 'de')).to.deep.equal([{ model: 'espeak-ng', voice: 'de' }]);
   });
 
+  it('names the target a fallback route prefers (its first served one), and none for a load-balanced route, an alias or a real model', () => {
+    const balanced: ModelRoute = { ...narrator, name: 'balanced', strategy: 'loadbalance' };
+    const alias: ModelRoute = { name: 'alias', strategy: 'fallback', targets: [{ model: 'espeak-ng', voices: {} }] };
+    const unservedFirst: ModelRoute = { name: 'later', strategy: 'fallback', targets: [{ model: 'gone', voices: {} }, ...narrator.targets] };
+    const router = new ModelRouter([narrator, balanced, alias, unservedFirst], served);
+    expect(router.preferredTarget('narrator', 'calm')).to.deep.equal({ model: 'kokoro', voice: 'af_sky' });
+    expect(router.preferredTarget('later', 'default')).to.deep.equal({ model: 'kokoro', voice: 'af_bella' });
+    expect(router.preferredTarget('balanced', 'calm')).to.equal(undefined);
+    expect(router.preferredTarget('alias', 'en-us')).to.equal(undefined);
+    expect(router.preferredTarget('espeak-ng', 'en-us')).to.equal(undefined);
+  });
+
   it('lets a real model win over a route of the same name and drops targets that are not served', () => {
     const router = new ModelRouter(
       [
