@@ -4,7 +4,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
-import { DirectorySync, fsyncDirectory, keptDirectorySync, type SyncDirectory } from './directory-sync';
+import { DirectorySync, fsyncDirectory, type SyncDirectory } from './directory-sync';
 import { writeNewFileDurably } from './durable-write';
 import { processSaveThread } from './save-thread/save-thread';
 import { OwnerLedger, type StoredBytes } from './owner-ledger';
@@ -37,7 +37,8 @@ export class FileSystemAudioStore implements AudioStore {
   private readonly directory: string;
   private readonly now: () => number;
   private ready: Promise<unknown> | undefined;
-  private readonly directorySync: DirectorySync;
+  /** Flushes the folder's entries (a hard link's new name), shared with concurrent saves. */
+  private readonly flushFolder: () => Promise<void>;
   private readonly syncDirectory: SyncDirectory;
   private readonly ledger: OwnerLedger;
   private readonly writeDurably: (path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal) => Promise<void>;
@@ -50,11 +51,16 @@ export class FileSystemAudioStore implements AudioStore {
     this.directory = resolve(directory);
     this.now = options.now ?? Date.now;
     this.syncDirectory = options.syncDirectory ?? fsyncDirectory;
-    this.directorySync = new DirectorySync(this.directory, options.syncDirectory ?? keptDirectorySync());
     this.ledger = new OwnerLedger(this.directory, retentionMs);
-    this.writeDurably = options.syncDirectory
-      ? (path, bytes, mode, signal) => writeNewFileDurably(path, bytes, mode, { signal, onCreated: () => this.directorySync.sync() })
-      : (path, bytes, mode, signal) => processSaveThread.write(path, bytes, mode, signal);
+    if (options.syncDirectory) {
+      const directorySync = new DirectorySync(this.directory, options.syncDirectory);
+      this.flushFolder = () => directorySync.sync();
+      this.writeDurably = (path, bytes, mode, signal) => writeNewFileDurably(path, bytes, mode, { signal, onCreated: () => directorySync.sync() });
+    } else {
+      // Saves, and the folder flushes of hard links, on the save thread: batched together there.
+      this.flushFolder = () => processSaveThread.flushFolder(this.directory);
+      this.writeDurably = (path, bytes, mode, signal) => processSaveThread.write(path, bytes, mode, signal);
+    }
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
@@ -105,7 +111,7 @@ export class FileSystemAudioStore implements AudioStore {
       throw storageFailure(error);
     }
     try {
-      await this.directorySync.sync();
+      await this.flushFolder();
     } catch (error) {
       await unlink(target).catch(() => undefined);
       throw storageFailure(error);

@@ -8,6 +8,14 @@ export interface SaveOrder {
   readonly mode: number;
 }
 
+/** A folder to flush (a name made on the gateway's thread: a hard link), with the saves of the same batch. */
+export interface FolderFlushOrder {
+  readonly id: number;
+  readonly folder: string;
+}
+
+export type ThreadOrder = SaveOrder | FolderFlushOrder;
+
 /**
  * What failed, with what a file system error carries. Its message names the file: the store's
  * `storageFailure` replaces it (from code and system call) before it reaches a client or a log.

@@ -3,13 +3,13 @@
  * costs the gateway's event loop one message each way instead of four trips through libuv's
  * thread pool (each trip wakes a pool thread and then the event loop; on a small virtual machine
  * those wake-ups cost more CPU than the file work). Orders that arrive together are a batch: all
- * files are written, then flushed, then each folder flushed once (a group commit), and the
- * outcomes go back in one message.
+ * files are written, then flushed, then each folder flushed once (a group commit), the folders
+ * of flushes asked alone (a hard link's) with them, and the outcomes go back in one message.
  */
 import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import type { SaveFailure, SaveOrder, SaveOutcome } from './save-thread-protocol';
+import type { FolderFlushOrder, SaveFailure, SaveOrder, SaveOutcome, ThreadOrder } from './save-thread-protocol';
 
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
@@ -22,7 +22,7 @@ interface KeptFolder {
 
 const keptFolders = new Map<string, KeptFolder>();
 
-let waiting: SaveOrder[] = [];
+let waiting: ThreadOrder[] = [];
 let batchScheduled = false;
 
 function failureOf(error: unknown): SaveFailure {
@@ -91,7 +91,12 @@ function runBatch(): void {
   waiting = [];
   const failures = new Map<number, SaveFailure>();
   const written: { order: SaveOrder; descriptor: number }[] = [];
+  const flushes: FolderFlushOrder[] = [];
   for (const order of batch) {
+    if ('folder' in order) {
+      flushes.push(order);
+      continue;
+    }
     let descriptor: number;
     try {
       descriptor = openSync(order.path, CREATE_NEW, order.mode);
@@ -125,14 +130,15 @@ function runBatch(): void {
       failures.set(order.id, failureOf(error));
     }
   }
-  const folders = new Map<string, SaveOrder[]>();
-  for (const { order } of written) {
-    if (failures.has(order.id)) continue;
-    const folder = dirname(order.path);
+  // Each folder once, for the files written into it and the flushes asked of it.
+  const folders = new Map<string, ThreadOrder[]>();
+  const flushWith = (folder: string, order: ThreadOrder): void => {
     const inFolder = folders.get(folder);
     if (inFolder) inFolder.push(order);
     else folders.set(folder, [order]);
-  }
+  };
+  for (const { order } of written) if (!failures.has(order.id)) flushWith(dirname(order.path), order);
+  for (const order of flushes) flushWith(order.folder, order);
   for (const [folder, orders] of folders) {
     try {
       flushFolder(folder);
@@ -145,7 +151,7 @@ function runBatch(): void {
   parentPort?.postMessage(outcomes);
 }
 
-parentPort?.on('message', (order: SaveOrder) => {
+parentPort?.on('message', (order: ThreadOrder) => {
   waiting.push(order);
   if (batchScheduled) return;
   batchScheduled = true;

@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { TurnoverTable } from '../../objects/turnover-table';
-import type { SaveFailure, SaveOutcomes } from './save-thread-protocol';
+import type { SaveFailure, SaveOutcomes, ThreadOrder } from './save-thread-protocol';
 
 /** The thread stopped or died with the save pending: what it wrote of it is unknown. */
 class SaveThreadLost extends Error {}
@@ -32,11 +32,8 @@ export class SaveThread {
 
   async write(path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const id = this.nextId++;
-    const done = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.started().postMessage({ id, path, bytes, mode });
     try {
-      await done;
+      await this.order((id) => ({ id, path, bytes, mode }));
     } catch (error) {
       // A failure the thread reported left nothing of ours behind; a thread that died midway may have.
       if (error instanceof SaveThreadLost) await unlink(path).catch(() => undefined);
@@ -46,6 +43,22 @@ export class SaveThread {
       await unlink(path).catch(() => undefined);
       signal.throwIfAborted();
     }
+  }
+
+  /**
+   * Flushes a folder's entries (a name made elsewhere, such as a hard link), shared with the
+   * saves of the same batch: one message each way, the folder looked up and flushed there.
+   */
+  flushFolder(folder: string): Promise<void> {
+    return this.order((id) => ({ id, folder }));
+  }
+
+  /** Sends an order and waits for its outcome. */
+  private order(make: (id: number) => ThreadOrder): Promise<void> {
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.started().postMessage(make(id));
+    return done;
   }
 
   /** Stops the thread (saves still pending fail). */

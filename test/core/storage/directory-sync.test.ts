@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DirectorySync, keptDirectorySync } from '../../../core/storage/directory-sync';
+import { DirectorySync } from '../../../core/storage/directory-sync';
 
 /** A directory flush that finishes only when the test says so. */
 function controlledSync() {
@@ -54,16 +51,5 @@ describe('core/storage DirectorySync', () => {
     expect(started).to.have.length(2);
     started[1].finish();
     await next;
-  });
-
-  it('flushes a real folder through one kept descriptor', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'directory-sync-'));
-    try {
-      const sync = keptDirectorySync();
-      await sync(directory);
-      await sync(directory);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
   });
 });

@@ -80,7 +80,7 @@ describe('core/storage FileSystemAudioStore durable save', () => {
         })
         .filter((target) => target === path || target === `${path} (deleted)`);
     const store = new FileSystemAudioStore(directory, HOUR);
-    // Both kept descriptors opened: the save thread's (a save) and the main thread's (a share).
+    // The folder's kept descriptor opened, by a save and a share's folder flush.
     await store.share((await store.save(Buffer.from('first'), 'mp3')).fileName);
     expect(openAs(directory).length).to.be.greaterThan(0);
     rmSync(directory, { recursive: true });

@@ -41,6 +41,18 @@ describe('core/storage SaveThread', () => {
     expect(readdirSync(folder).sort()).to.deep.equal(['a', 'c', 'taken']);
   });
 
+  it('flushes a folder asked alone, in the batch of the saves made with it, and fails a flush of a folder that is gone', async () => {
+    const results = await Promise.allSettled([
+      thread.write(join(folder, 'a'), Buffer.from('a'), 0o600),
+      thread.flushFolder(folder),
+      thread.flushFolder(join(folder, 'missing-folder')),
+    ]);
+    expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected']);
+    expect((results[2] as PromiseRejectedResult).reason).to.include({ code: 'ENOENT' });
+    await thread.flushFolder(folder);
+    expect(readdirSync(folder)).to.deep.equal(['a']);
+  });
+
   it('creates nothing for a save whose signal aborted before it began', async () => {
     const controller = new AbortController();
     controller.abort(new Error('deadline'));
