@@ -38,6 +38,7 @@ import { TOKENS } from './container-tokens';
 import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { providerOfModel, refusesCalls } from './catalog-lookups';
 import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
 import { synthesisFunctions } from './synthesis-functions';
@@ -304,25 +305,6 @@ function startKeySweeper(accounts: AccountService, logger: Logger): () => void {
   const timer = setInterval(sweep, KEY_SWEEP_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/** The provider instance serving a catalog model; undefined for a route (its target is chosen per request) or an unknown name. */
-/** Whether the provider of a model would refuse a call now: its breaker open (trial not due), or the model not served at all. */
-function refusesCalls(catalog: Catalog, model: string): boolean {
-  try {
-    const { provider } = catalog.resolve(model).instance;
-    return provider instanceof ResilientProvider && provider.refusesCalls();
-  } catch {
-    return true;
-  }
-}
-
-function providerOfModel(catalog: Catalog, model: string): string | undefined {
-  try {
-    return catalog.resolve(model).instance.instanceId;
-  } catch {
-    return undefined;
-  }
 }
 
 function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {

@@ -3,28 +3,7 @@ import { appliedPlan } from '../../support/applied-plan';
 import { CachedSynthesis, GatewayError, ResultCache, resultCacheKey, type CacheStorage, type SynthesisRequest, type SynthesisResult, type SynthesisStream, type Synthesizer } from '../../../core';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { extended } from '../../../core/objects/extended';
-import { readWavInfo } from '../../../core/audio/decode/wav-decoder';
-import { wavHeader } from '../../../core/audio/encode/wav-encoder';
-import { FlacStreamEncoder } from '../../../core/audio/encode/flac-encoder';
-import { decodeFlac } from '../../../core/audio/decode/flac-decoder';
-import { audioDurationSeconds } from '../../../core/synthesis/audio-duration';
-
-
-const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest => ({ model: 'm', voice: 'v', text: 'Hello  there.', speed: 1, pitch: 1, volume: 1, format: 'mp3', ...overrides });
-
-/** Stored files in memory, each under a new name (numbered in the order they are saved). */
-function memoryStorage(files = new Map<string, Uint8Array>()): CacheStorage {
-  let saved = 0;
-  return {
-    read: async (fileName) => files.get(fileName),
-    save: async (audio, format) => {
-      saved += 1;
-      const fileName = `file-${saved}.${format}`;
-      files.set(fileName, audio);
-      return { fileName, size: audio.byteLength };
-    },
-  };
-}
+import { memoryStorage, request, text } from './cache-test-support';
 
 function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
   const files = new Map<string, Uint8Array>();
@@ -53,12 +32,6 @@ function fixture(options: { failFirst?: boolean; maxBytes?: number } = {}) {
   };
   const cache = new ResultCache({ maxBytes: options.maxBytes ?? 1_000_000, ttlMs: 60_000 });
   return { cached: new CachedSynthesis(synthesizer, cache, storage, QUIET_LOGGER, { maxStreamBytes: 1000 }), calls, files, cache };
-}
-
-async function text(stream: SynthesisStream): Promise<string> {
-  let all = '';
-  for await (const piece of stream.chunks) all += Buffer.from(piece).toString();
-  return all;
 }
 
 describe('core/cache CachedSynthesis', () => {
@@ -213,124 +186,6 @@ describe('core/cache CachedSynthesis', () => {
     const streamedFile = await cached.stream(request({ text: 'Other words.' }), { requestId: 'e' });
     await text(streamedFile);
     expect([streamedFile.cache, streamedFile.progress.durationSeconds]).to.deep.equal(['hit', 3]);
-  });
-
-  it('stores a streamed WAV with the exact sizes of a file: a file hit gets no open-ended header', async () => {
-    const files = new Map<string, Uint8Array>();
-    const samples = new Uint8Array(400).fill(1);
-    const facts = { format: 'wav' as const, applied: appliedPlan({ format: 'transcoded' }), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
-    const synthesizer: Synthesizer = {
-      synthesize: async () => Promise.reject(new Error('not called')),
-      stream: async () => {
-        const progress = { bytes: 0, sampleRate: 22050 };
-        // As the gateway streams a WAV: sizes "until the end" in the header, samples after it.
-        async function* chunks() {
-          for (const piece of [wavHeader(22050), samples.subarray(0, 200), samples.subarray(200)]) {
-            progress.bytes += piece.byteLength;
-            yield piece;
-          }
-        }
-        return extended(facts, { progress, chunks: chunks() });
-      },
-    };
-    const storage = memoryStorage(files);
-    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, { maxStreamBytes: 10_000 });
-    const live = await cached.stream(request({ format: 'wav' }), { requestId: 'a' });
-    for await (const _piece of live.chunks);
-    const file = await cached.synthesize(request({ format: 'wav' }), { requestId: 'b' });
-    expect(file.cache).to.equal('hit');
-    const bytes = files.get(file.fileName) as Uint8Array;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    expect([view.getUint32(4, true), view.getUint32(40, true)]).to.deep.equal([bytes.byteLength - 8, 400]);
-    expect(readWavInfo(bytes)).to.deep.include({ openEnded: false, dataBytes: 400, sampleRate: 22050 });
-  });
-
-  it('stores a streamed FLAC with its length in STREAMINFO: a file hit states its duration', async () => {
-    const files = new Map<string, Uint8Array>();
-    const rate = 22050;
-    const tone = Float32Array.from({ length: 30_000 }, (_, index) => 0.3 * Math.sin(index / 7));
-    const facts = { format: 'flac' as const, applied: appliedPlan({ format: 'transcoded' }), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
-    const synthesizer: Synthesizer = {
-      synthesize: async () => Promise.reject(new Error('not called')),
-      stream: async () => {
-        const progress: { bytes: number; sampleRate: number; durationSeconds?: number } = { bytes: 0, sampleRate: rate };
-        // As the gateway streams a FLAC: libFLAC's header says "length unknown", and the encoder counts the samples.
-        async function* chunks() {
-          const encoder = await FlacStreamEncoder.open(rate);
-          for (const piece of [await encoder.write(tone.subarray(0, 12_000)), await encoder.write(tone.subarray(12_000)), await encoder.end()]) {
-            progress.bytes += piece.byteLength;
-            yield piece;
-          }
-          progress.durationSeconds = tone.length / rate;
-        }
-        return extended(facts, { progress, chunks: chunks() });
-      },
-    };
-    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), memoryStorage(files), QUIET_LOGGER, { maxStreamBytes: 1_000_000 });
-    const live = await cached.stream(request({ format: 'flac' }), { requestId: 'a' });
-    const sent: Uint8Array[] = [];
-    for await (const piece of live.chunks) sent.push(piece);
-    // What the client was sent says "unknown"; what was stored says the length.
-    expect(audioDurationSeconds(Buffer.concat(sent), 'flac')).to.equal(undefined);
-    const file = await cached.synthesize(request({ format: 'flac' }), { requestId: 'b' });
-    expect(file.cache).to.equal('hit');
-    const bytes = files.get(file.fileName) as Uint8Array;
-    expect(audioDurationSeconds(bytes, 'flac')).to.equal(tone.length / rate);
-    const decoded = await decodeFlac(bytes);
-    expect([decoded.sampleRate, decoded.samples.length]).to.deep.equal([rate, tone.length]);
-  });
-
-  it('treats a remembered answer that no longer answers as a miss, and remembers the new answer instead', async () => {
-    // A fallback route's story: the first answers come from the fallback target, then the preferred one is back.
-    let servedBy = 'fallback/v';
-    let preferredDown = true;
-    const calls: string[] = [];
-    const files = new Map<string, Uint8Array>();
-    const storage = memoryStorage(files);
-    const facts = () => ({ format: 'mp3' as const, applied: appliedPlan(), provider: servedBy.split('/')[0], servedBy, instructionsIgnored: false });
-    const synthesizer: Synthesizer = {
-      synthesize: async (synthesisRequest) => {
-        calls.push(`file by ${servedBy}`);
-        return { ...(await storage.save(Buffer.from(`${servedBy}: ${synthesisRequest.text}`), 'mp3')), ...facts() } satisfies SynthesisResult;
-      },
-      stream: async (synthesisRequest) => {
-        calls.push(`stream by ${servedBy}`);
-        const progress = { bytes: 0 };
-        const bytes = Buffer.from(`${servedBy} streamed: ${synthesisRequest.text}`);
-        async function* chunks() {
-          progress.bytes += bytes.byteLength;
-          yield bytes;
-        }
-        return { ...facts(), progress, chunks: chunks() } satisfies SynthesisStream;
-      },
-    };
-    const cached = new CachedSynthesis(synthesizer, new ResultCache({ maxBytes: 1_000_000, ttlMs: 60_000 }), storage, QUIET_LOGGER, {
-      maxStreamBytes: 1000,
-      answersStill: (_request, remembered) => remembered.servedBy === 'preferred/v' || preferredDown,
-    });
-    const file = (id: string) => cached.synthesize(request(), { requestId: id });
-    expect((await file('1')).cache).to.equal('miss');
-    // Still down: the fallback's answer is a hit.
-    expect(await file('2')).to.include({ cache: 'hit', servedBy: 'fallback/v' });
-    preferredDown = false;
-    servedBy = 'preferred/v';
-    expect(await file('3')).to.include({ cache: 'miss', servedBy: 'preferred/v' });
-    expect(await file('4')).to.include({ cache: 'hit', servedBy: 'preferred/v' });
-    expect(calls).to.deep.equal(['file by fallback/v', 'file by preferred/v']);
-
-    // The same for streams.
-    const streamed = { ...request(), text: 'Streamed.' };
-    servedBy = 'fallback/v';
-    preferredDown = true;
-    expect(await text(await cached.stream(streamed, { requestId: '5' }))).to.equal('fallback/v streamed: Streamed.');
-    expect((await cached.stream(streamed, { requestId: '6' })).cache).to.equal('hit');
-    preferredDown = false;
-    servedBy = 'preferred/v';
-    const replaced = await cached.stream(streamed, { requestId: '7' });
-    expect(replaced.cache).to.equal('miss');
-    expect(await text(replaced)).to.equal('preferred/v streamed: Streamed.');
-    const hit = await cached.stream(streamed, { requestId: '8' });
-    expect([hit.cache, hit.servedBy, await text(hit)]).to.deep.equal(['hit', 'preferred/v', 'preferred/v streamed: Streamed.']);
   });
 
   it('does not remember a stream the client left early', async () => {
