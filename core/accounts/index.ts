@@ -32,4 +32,4 @@ export {
 } from './account-service';
 export { ApiKeyCache, type ApiKeyCacheOptions, type CachedKey } from './api-key-cache';
 export type { KeyRevocations } from './key-revocations';
-export { LoginThrottle, type CredentialAction, type LoginThrottleOptions } from './login-throttle';
+export { LoginThrottle, type CredentialAction, type LoginThrottleOptions, type ThrottledAttempt } from './login-throttle';

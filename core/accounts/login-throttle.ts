@@ -1,5 +1,5 @@
 import { gatewayError } from '../errors';
-import type { WindowCounters } from '../limits/window-counters';
+import type { WindowCount, WindowCounters } from '../limits/window-counters';
 
 export type CredentialAction = 'login' | 'register';
 
@@ -10,6 +10,14 @@ export interface LoginThrottleOptions {
   readonly addressFailures: number;
   readonly windowMs: number;
   readonly counters: WindowCounters;
+}
+
+/** An attempt counted before its password was checked; it stays counted as a failure unless told otherwise. */
+export interface ThrottledAttempt {
+  /** The password was right: the email's failures are cleared, and this attempt is not one. */
+  succeeded(): Promise<void>;
+  /** The attempt failed through no fault of the client's (a server fault): it is not a failure. */
+  withdraw(): Promise<void>;
 }
 
 const MAX_KEY_EMAIL_LENGTH = 254;
@@ -26,27 +34,32 @@ export class LoginThrottle {
     this.windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
   }
 
-  /** Throws 429 when this email or address has used up its failures. */
-  async check(action: CredentialAction, email: unknown, address: string): Promise<void> {
+  /**
+   * Counts an attempt as a failure before its password is checked, in one step with the check
+   * of both limits: guesses sent together cannot each pass a count that none of them has added
+   * to yet. Throws 429 when this email or address has used up its failures.
+   */
+  async attempt(action: CredentialAction, email: unknown, address: string): Promise<ThrottledAttempt> {
     const { counters, failures, addressFailures } = this.options;
-    const [byEmail, byAddress] = await Promise.all([
-      counters.peek(this.emailKey(action, email), this.windowSeconds),
-      counters.peek(this.addressKey(action, address), this.windowSeconds),
+    const { windowSeconds } = this;
+    const emailKey = this.emailKey(action, email);
+    const addressKey = this.addressKey(action, address);
+    const addition = await counters.addWithinQuotas([
+      { key: emailKey, points: 1, windowSeconds, quota: failures },
+      { key: addressKey, points: 1, windowSeconds, quota: addressFailures },
     ]);
-    const blocked = [byEmail.count >= failures ? byEmail : undefined, byAddress.count >= addressFailures ? byAddress : undefined].filter((count) => count !== undefined);
-    if (blocked.length === 0) return;
-    const retryAfterSeconds = Math.max(1, ...blocked.map((count) => Math.ceil(count.msBeforeReset / 1000)));
-    const provider = `The gateway (too many failed ${action === 'login' ? 'logins' : 'registrations'})`;
-    throw gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { details: [{ reason: 'too_many_failures', action }], retryAfterSeconds });
-  }
-
-  async recordFailure(action: CredentialAction, email: unknown, address: string): Promise<void> {
-    const { counters } = this.options;
-    await Promise.all([counters.add(this.emailKey(action, email), 1, this.windowSeconds), counters.add(this.addressKey(action, address), 1, this.windowSeconds)]);
-  }
-
-  async recordSuccess(action: CredentialAction, email: unknown): Promise<void> {
-    await this.options.counters.reset(this.emailKey(action, email), this.windowSeconds);
+    if (!addition.added) {
+      const [byEmail, byAddress] = addition.counts;
+      throw refusal(action, [byEmail.count >= failures ? byEmail : undefined, byAddress.count >= addressFailures ? byAddress : undefined]);
+    }
+    return {
+      succeeded: async () => {
+        await Promise.all([counters.reset(emailKey, windowSeconds), addition.subtract(addressKey, 1, windowSeconds)]);
+      },
+      withdraw: async () => {
+        await Promise.all([addition.subtract(emailKey, 1, windowSeconds), addition.subtract(addressKey, 1, windowSeconds)]);
+      },
+    };
   }
 
   private emailKey(action: CredentialAction, email: unknown): string {
@@ -57,4 +70,12 @@ export class LoginThrottle {
   private addressKey(action: CredentialAction, address: string): string {
     return `auth:${action}:address:${address}`;
   }
+}
+
+/** 429 until the last of the used-up counts (undefined: not used up) starts again. */
+function refusal(action: CredentialAction, usedUp: readonly (WindowCount | undefined)[]) {
+  const blocked = usedUp.filter((count) => count !== undefined);
+  const retryAfterSeconds = Math.max(1, ...blocked.map((count) => Math.ceil(count.msBeforeReset / 1000)));
+  const provider = `The gateway (too many failed ${action === 'login' ? 'logins' : 'registrations'})`;
+  return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { details: [{ reason: 'too_many_failures', action }], retryAfterSeconds });
 }

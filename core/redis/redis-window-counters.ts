@@ -12,6 +12,12 @@ local counts, ttls, fits = {}, {}, 1
 for i, key in ipairs(KEYS) do
   counts[i] = tonumber(redis.call('get', key) or '0')
   ttls[i] = redis.call('pttl', key)
+  -- A count found without an expiry (written by something else: a restore, a manual SET) gets
+  -- one now, added to or not: a full count that never expired would refuse for good.
+  if ttls[i] == -1 then
+    redis.call('pexpire', key, ARGV[3 * i - 1])
+    ttls[i] = tonumber(ARGV[3 * i - 1])
+  end
   if counts[i] + tonumber(ARGV[3 * i - 2]) > tonumber(ARGV[3 * i]) then fits = 0 end
 end
 if fits == 1 then

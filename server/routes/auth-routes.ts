@@ -20,17 +20,16 @@ const clientAddress = (request: Request): string => request.ip ?? request.socket
 
 /** Handlers of /api/v1/auth: registration, login and the caller's own keys. */
 export function createAuthRoutes(accounts: AccountService, throttle: LoginThrottle) {
-  /** Runs a password action under the throttle: refused early when blocked, counted when it fails. */
+  /** Runs a password action under the throttle: refused early when blocked, counted as a failure unless it succeeds or the fault is the server's. */
   async function throttled<T>(action: CredentialAction, request: Request, work: (credentials: Credentials) => Promise<T>): Promise<T> {
     const credentials = request.body as Credentials;
-    const address = clientAddress(request);
-    await throttle.check(action, credentials.email, address);
+    const attempt = await throttle.attempt(action, credentials.email, clientAddress(request));
     try {
       const result = await work(credentials);
-      await throttle.recordSuccess(action, credentials.email);
+      await attempt.succeeded();
       return result;
     } catch (error) {
-      if (isGatewayError(error) && error.status >= 400 && error.status < 500) await throttle.recordFailure(action, credentials.email, address);
+      if (!(isGatewayError(error) && error.status >= 400 && error.status < 500)) await attempt.withdraw();
       throw error;
     }
   }

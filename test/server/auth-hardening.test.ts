@@ -43,6 +43,14 @@ describe('server /api/v1/auth hardening: throttling and key expiry', () => {
       expectErrorEnvelope(blocked.body, 'TTS_ERR_RATE_LIMITED');
     });
 
+    it('lets no more wrong passwords through than the limit when they arrive at once (the count is taken before the password is checked)', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => login('ada@example.com', 'wrong-password', `198.51.100.${50 + index}`)));
+      const statuses = answers.map((answer) => answer.status);
+      // Five guesses a window for one email, however they are sent.
+      expect(statuses.filter((status) => status === 401)).to.have.length(5);
+      expect(statuses.filter((status) => status === 429)).to.have.length(15);
+    });
+
     it('clears the count of an email on a successful login', async () => {
       for (let attempt = 0; attempt < 4; attempt += 1) await login('ada@example.com', 'wrong-password').expect(401);
       await login('ada@example.com', 'password-123').expect(200);

@@ -122,30 +122,41 @@ describe('core/accounts LoginThrottle', () => {
 
   it('refuses an email after a handful of failures with 429 and Retry-After, others still pass', async () => {
     const subject = throttle();
-    for (let index = 0; index < 3; index += 1) {
-      await subject.check('login', 'ada@example.com', '10.0.0.1');
-      await subject.recordFailure('login', 'Ada@Example.com ', `10.0.0.${index}`);
-    }
-    const error = await expectGatewayError(subject.check('login', 'ada@example.com', '10.0.0.9'), 'TTS_ERR_RATE_LIMITED');
+    for (let index = 0; index < 3; index += 1) await subject.attempt('login', index === 0 ? 'ada@example.com' : 'Ada@Example.com ', `10.0.0.${index}`);
+    const error = await expectGatewayError(subject.attempt('login', 'ada@example.com', '10.0.0.9'), 'TTS_ERR_RATE_LIMITED');
     expect(error.status).to.equal(429);
     expect(error.retryAfterSeconds).to.be.within(1, 60);
-    await subject.check('login', 'bob@example.com', '10.0.0.9');
-    await subject.check('register', 'ada@example.com', '10.0.0.9');
+    await subject.attempt('login', 'bob@example.com', '10.0.0.9');
+    await subject.attempt('register', 'ada@example.com', '10.0.0.9');
   });
 
   it('refuses a client address after its failures, whatever the email', async () => {
     const subject = throttle(3, 5);
-    for (let index = 0; index < 5; index += 1) await subject.recordFailure('login', `user${index}@example.com`, '10.0.0.1');
-    await expectGatewayError(subject.check('login', 'new@example.com', '10.0.0.1'), 'TTS_ERR_RATE_LIMITED');
-    await subject.check('login', 'new@example.com', '10.0.0.2');
+    for (let index = 0; index < 5; index += 1) await subject.attempt('login', `user${index}@example.com`, '10.0.0.1');
+    await expectGatewayError(subject.attempt('login', 'new@example.com', '10.0.0.1'), 'TTS_ERR_RATE_LIMITED');
+    await subject.attempt('login', 'new@example.com', '10.0.0.2');
   });
 
-  it('clears an email’s failures on success', async () => {
-    const subject = throttle();
-    for (let index = 0; index < 2; index += 1) await subject.recordFailure('login', 'ada@example.com', '10.0.0.1');
-    await subject.recordSuccess('login', 'ada@example.com');
-    for (let index = 0; index < 2; index += 1) await subject.recordFailure('login', 'ada@example.com', '10.0.0.1');
-    await subject.check('login', 'ada@example.com', '10.0.0.1');
+  it('counts attempts made at once before any of them is answered', async () => {
+    const subject = throttle(3, 50);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => subject.attempt('login', 'ada@example.com', `10.0.1.${index}`)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(3);
+  });
+
+  it('clears an email’s failures on success; a success is not an address failure either', async () => {
+    const subject = throttle(3, 3);
+    for (let index = 0; index < 2; index += 1) await subject.attempt('login', 'ada@example.com', '10.0.0.1');
+    await (await subject.attempt('login', 'ada@example.com', '10.0.0.2')).succeeded();
+    for (let index = 0; index < 2; index += 1) await subject.attempt('login', 'ada@example.com', '10.0.0.2');
+    await subject.attempt('login', 'ada@example.com', '10.0.0.2');
+  });
+
+  it('does not count an attempt withdrawn (a server fault)', async () => {
+    const subject = throttle(2, 5);
+    for (let index = 0; index < 3; index += 1) await (await subject.attempt('login', 'ada@example.com', '10.0.0.1')).withdraw();
+    await subject.attempt('login', 'ada@example.com', '10.0.0.1');
+    await subject.attempt('login', 'ada@example.com', '10.0.0.1');
+    await expectGatewayError(subject.attempt('login', 'ada@example.com', '10.0.0.1'), 'TTS_ERR_RATE_LIMITED');
   });
 });
 

@@ -114,5 +114,19 @@ describe('core/redis RedisWindowCounters', () => {
     expect((await limiter.admit(caller, 40)).refusal).to.equal(undefined);
     await redis.resume();
   });
-});
 
+  it('gives a counter found without an expiry one even when it refuses, so that a full window still ends', async () => {
+    const { url } = await sharedRedis();
+    const prefix = `${randomUUID()}:`;
+    const counters = await replicaCounters(url, prefix);
+    const admin = await readyClient(url);
+    clients.push(admin);
+    // A count left without a TTL (a manual SET, a restore, another tool under the same prefix).
+    await admin.set(`${prefix}limits:60:rpm:account:account-1`, '3');
+    const limiter = new SynthesisLimiter({ limits: { requestsPerMinute: 3, perKey: {} }, counters, accountLimits: async () => ({}) });
+    const refused = await limiter.admit({ accountId: 'account-1', keyId: 'key-1' }, 5);
+    expect(refused.refusal?.retryAfterSeconds).to.equal(60);
+    // Retry-After promises the window ends within 60 s: the key must expire by then.
+    expect(await admin.pttl(`${prefix}limits:60:rpm:account:account-1`)).to.be.within(1, 60_000);
+  });
+});
