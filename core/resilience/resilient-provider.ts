@@ -5,7 +5,7 @@ import { extended } from '../objects/extended';
 import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSynthesisRequest, TtsProvider, VoiceInfo } from '../plugin/contract';
 import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
-import { abortedByDeadline, deadlineError, pause, untilAborted } from './deadline';
+import { abortedByDeadline, abortError, deadlineError, pause, untilAborted } from './deadline';
 import { withFirstChunk } from './first-chunk';
 import { ProviderBreaker, stoppedByItsCaller, type BreakerState } from './provider-breaker';
 import { retryDelayMs } from './retry-delay';
@@ -93,13 +93,21 @@ export class ResilientProvider implements TtsProvider {
   private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream'): Promise<T> {
     // A request without a deadline gets the default one.
     const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };
-    const call = () => this.withRetries(request, bounds, attempt);
-    if (!this.breaker) return call();
-    const running = this.breaker.execute(call);
+    if (!this.breaker) return this.withRetries(request, bounds, attempt);
+    // Set while this caller waits for a half-open trial (the trial itself starts before it is).
+    let wait: LinkedAbort | undefined;
+    const running = this.breaker.execute(() => {
+      // A caller that gave up waiting was answered already: its call neither starts (work for
+      // nobody) nor counts (its deadline error says nothing of the provider).
+      if (!wait?.signal.aborted) return this.withRetries(request, bounds, attempt);
+      const gaveUp = abortError(this.options.instanceId, wait.signal);
+      stoppedByItsCaller(gaveUp);
+      return Promise.reject(gaveUp);
+    });
     if (this.breaker.state() !== 'half-open') return running;
     // A half-open circuit makes callers wait for its trial: never past their own deadline.
-    const wait = this.boundedLink(request.signal, bounds);
-    return untilAborted(running, wait.signal, this.options.instanceId).finally(() => wait.dispose());
+    const waiting = (wait = this.boundedLink(request.signal, bounds));
+    return untilAborted(running, waiting.signal, this.options.instanceId).finally(() => waiting.dispose());
   }
 
   /** A signal that follows `parent` and, when the clock is this layer's, aborts at the deadline. */
