@@ -17,6 +17,11 @@ export interface UpstreamErrorReading {
   readonly providerCode?: string;
   /** The provider's human message; scrubbed of credentials before anyone sees it. */
   readonly providerMessage?: string;
+  /**
+   * The provider's id of the failed request, which its support asks for: logged beside the
+   * message, as sent (an id looks like a key to the message's scrubbing, which would hide it).
+   */
+  readonly providerRequestId?: string;
   /** A wait the provider states in its body when it sends no Retry-After header (seconds). */
   readonly retryAfterSeconds?: number;
 }

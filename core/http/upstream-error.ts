@@ -46,6 +46,12 @@ export interface UpstreamFailureFacts {
   readonly secrets?: readonly string[];
 }
 
+/** A provider's request id as it is: an id's characters only, and never one that holds a credential. */
+function requestIdToLog(requestId: string | undefined, secrets: readonly string[]): string | undefined {
+  if (requestId === undefined || !/^[A-Za-z0-9_.:-]{1,100}$/.test(requestId)) return undefined;
+  return secrets.some((secret) => secret.length >= 4 && requestId.includes(secret)) ? undefined : requestId;
+}
+
 /** The wait a client is told on a rate limit: Retry-After, else the provider's body, else 1 s. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
@@ -67,7 +73,8 @@ export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
     ...(upstreamStatus !== undefined ? { upstreamStatus } : {}),
     ...(providerCode ? { providerCode } : {}),
   };
-  const logContext = providerMessage ? { provider, providerMessage } : undefined;
+  const providerRequestId = requestIdToLog(reading.providerRequestId, secrets);
+  const logContext = providerMessage || providerRequestId ? { provider, ...(providerMessage && { providerMessage }), ...(providerRequestId && { providerRequestId }) } : undefined;
   const upstream = upstreamStatus !== undefined ? `HTTP ${upstreamStatus}` : `code ${providerCode ?? 'unknown'}`;
   // Without a status the code is already in `upstream`.
   const params = { provider, upstream, providerCode: upstreamStatus !== undefined ? providerCode : undefined };

@@ -19,15 +19,15 @@ export function readElevenLabsError(answer: UpstreamErrorAnswer): UpstreamErrorR
   return {
     providerCode: code,
     providerMessage: loggedMessage(fields),
+    providerRequestId: textOf(fields.request_id),
     ...(code === 'quota_exceeded' || textOf(fields.status) === 'quota_exceeded' ? { failure: 'quota' as const } : {}),
   };
 }
 
-/** The message, with what the log reader needs beside it: the parameter at fault, and the id ElevenLabs' support asks for. */
+/** The message, with the parameter at fault (the request id ElevenLabs' support asks for is logged beside it, unscrubbed). */
 function loggedMessage(fields: Record<string, unknown>): string | undefined {
   const param = textOf(fields.param);
-  const requestId = textOf(fields.request_id);
-  const parts = [textOf(fields.message), param && `(param: ${param})`, requestId && `(request_id: ${requestId})`].filter((part) => part !== undefined);
+  const parts = [textOf(fields.message), param && `(param: ${param})`].filter((part) => part !== undefined);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 

@@ -85,13 +85,14 @@ describe('elevenlabs plugin: upstream failures', () => {
       });
       expect(reading).to.deep.equal({
         providerCode: 'invalid_parameters',
-        providerMessage: "The 'keyterms' parameter is only supported with the 'scribe_v2' model. You specified 'scribe_v1'. (param: keyterms) (request_id: 3c807fc4c3a1705f9638ecc764a91c01)",
+        providerMessage: "The 'keyterms' parameter is only supported with the 'scribe_v2' model. You specified 'scribe_v1'. (param: keyterms)",
+        providerRequestId: '3c807fc4c3a1705f9638ecc764a91c01',
       });
     });
 
     it('takes the code over the legacy status, and knows an out-of-credits answer by either', () => {
-      expect(read(401, { detail: { code: 'quota_exceeded', message: 'No credits left.' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: 'No credits left.', failure: 'quota' });
-      expect(read(401, { detail: { status: 'quota_exceeded' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: undefined, failure: 'quota' });
+      expect(read(401, { detail: { code: 'quota_exceeded', message: 'No credits left.' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: 'No credits left.', providerRequestId: undefined, failure: 'quota' });
+      expect(read(401, { detail: { status: 'quota_exceeded' } })).to.deep.equal({ providerCode: 'quota_exceeded', providerMessage: undefined, providerRequestId: undefined, failure: 'quota' });
       expect(read(429, { detail: { code: 'rate_limit_exceeded', status: 'too_many_requests' } }).providerCode).to.equal('rate_limit_exceeded');
     });
   });
