@@ -208,6 +208,17 @@ export class CachedSynthesis {
       yield piece;
     }
     if (kept > this.options.maxStreamBytes) return;
+    // Saved after the client's answer has ended, not before: no one is given this file. An
+    // identical request meanwhile waits for it, as for a synthesis under way.
+    const remembered = this.remember(key, live, pieces);
+    this.inFlight.set(key, remembered);
+    void remembered.finally(() => {
+      if (this.inFlight.get(key) === remembered) this.inFlight.delete(key);
+    });
+  }
+
+  /** Stores a finished stream and remembers it; a failure is logged, never thrown. */
+  private async remember(key: string, live: SynthesisStream, pieces: readonly Uint8Array[]): Promise<undefined> {
     try {
       const audio = Buffer.concat(pieces);
       closeStreamedLengths(audio, live.format, live.progress.durationSeconds);
@@ -218,6 +229,7 @@ export class CachedSynthesis {
     } catch (error) {
       this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
     }
+    return undefined;
   }
 }
 

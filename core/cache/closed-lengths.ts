@@ -14,7 +14,12 @@ export function closeStreamedLengths(audio: Uint8Array, format: AudioFormat, dur
 
 /** RIFF and data sizes of 0xFFFFFFFF ("until the end") become the exact ones. */
 function closeWavSizes(audio: Uint8Array): void {
-  const info = parseWavHeader(audio);
+  let info: ReturnType<typeof parseWavHeader>;
+  try {
+    info = parseWavHeader(audio);
+  } catch {
+    return; // a WAV the gateway does not decode (mu-law, ...): stored as it came
+  }
   if (!info?.openEnded) return;
   const view = new DataView(audio.buffer, audio.byteOffset, audio.byteLength);
   view.setUint32(4, audio.byteLength - 8, true);

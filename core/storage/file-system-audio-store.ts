@@ -107,7 +107,10 @@ export class FileSystemAudioStore implements AudioStore {
       await utimes(source, now, now);
       await link(source, target);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      // EMLINK: the file has as many names as its file system allows (ext4: 65,000; every hit
+      // renews them all): a miss, so that the result is made afresh in a file of its own.
+      if (code === 'ENOENT' || code === 'EMLINK') return undefined;
       throw storageFailure(error);
     }
     try {

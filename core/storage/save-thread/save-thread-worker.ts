@@ -55,12 +55,30 @@ function keptFolderOf(folder: string): KeptFolder {
   const kept = keptFolders.get(folder);
   const current = statSync(folder);
   if (kept && kept.inode === current.ino && kept.device === current.dev) return kept;
-  if (kept) forgetFolder(folder, kept);
+  if (kept) {
+    forgetFolder(folder, kept);
+    // Made again: its own name in its parent is new too, and must survive a crash as its files do.
+    flushParentQuietly(folder);
+  }
   const descriptor = openSync(folder, 'r');
   const opened = fstatSync(descriptor);
   const fresh = { descriptor, device: opened.dev, inode: opened.ino };
   keptFolders.set(folder, fresh);
   return fresh;
+}
+
+/** As the store does when it first makes the folder: a parent the gateway may not read stays as it is. */
+function flushParentQuietly(folder: string): void {
+  try {
+    const descriptor = openSync(dirname(folder), 'r');
+    try {
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch {
+    // not allowed there
+  }
 }
 
 function forgetFolder(folder: string, kept: KeptFolder): void {

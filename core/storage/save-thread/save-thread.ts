@@ -1,6 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { raceAbort } from '../../abort/race-abort';
 import { TurnoverTable } from '../../objects/turnover-table';
 import type { SaveFailure, SaveOutcomes, ThreadOrder } from './save-thread-protocol';
 
@@ -32,11 +33,19 @@ export class SaveThread {
 
   async write(path: string, bytes: Uint8Array, mode: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
+    const saved = this.order((id) => ({ id, path, bytes, mode }));
+    // A thread that died midway may have left part of the file; a failure it reported left nothing.
+    const removeLeftover = (error: unknown): Promise<void> => (error instanceof SaveThreadLost ? unlink(path).catch(() => undefined) : Promise.resolve());
     try {
-      await this.order((id) => ({ id, path, bytes, mode }));
+      // The signal is the request's deadline: a stalled disk must not hold the answer past it.
+      await (signal ? raceAbort(saved, signal, () => signal.reason) : saved);
     } catch (error) {
-      // A failure the thread reported left nothing of ours behind; a thread that died midway may have.
-      if (error instanceof SaveThreadLost) await unlink(path).catch(() => undefined);
+      if (signal?.aborted && error === signal.reason) {
+        // Given up on while the thread still has it: what it writes later is removed then.
+        void saved.then(() => unlink(path).catch(() => undefined), removeLeftover);
+        throw error;
+      }
+      await removeLeftover(error);
       throw error;
     }
     if (signal?.aborted) {
