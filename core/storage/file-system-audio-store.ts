@@ -79,7 +79,7 @@ export class FileSystemAudioStore implements AudioStore {
       // The owner's ledger entry is made while the file is written, not after: one wait less.
       owned = options.owner === undefined ? undefined : this.ledger.record(options.owner, bytes.byteLength, this.now());
       owned?.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled meanwhile
-      await this.writeDurably(target, bytes, 0o600, options.signal);
+      await this.writeDurably(target, bytes, 0o600, options.signal).catch((error: unknown) => this.againInFolderMadeAgain(error, () => this.writeDurably(target, bytes, 0o600, options.signal)));
     } catch (error) {
       void owned?.then((takeBack) => takeBack(), () => undefined);
       throw storageFailure(error);
@@ -142,6 +142,18 @@ export class FileSystemAudioStore implements AudioStore {
         throw error;
       });
     return this.ready;
+  }
+
+  /**
+   * `write` once more after the folder was found gone (ENOENT: removed under the running gateway,
+   * by hand or by a cleaner of old folders) and made again; any other failure as it is. Without
+   * this every save would fail until a readiness check made the folder again.
+   */
+  private async againInFolderMadeAgain(failure: unknown, write: () => Promise<void>): Promise<void> {
+    if ((failure as NodeJS.ErrnoException | null)?.code !== 'ENOENT') throw failure;
+    this.ready = undefined;
+    await this.folderReady();
+    await write();
   }
 
   /** A file whose owner cannot be recorded is not kept: it would escape the owner's quota. */
