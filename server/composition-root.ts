@@ -38,6 +38,7 @@ import { TOKENS } from './container-tokens';
 import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { recordProviderFailure } from './observe-synthesis';
 import { providerOfModel, refusesCalls } from './catalog-lookups';
 import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
@@ -134,7 +135,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     throw error;
   }
   const metrics = new PrometheusMetrics({ processMetrics: true });
-  providers = providers.map((loaded) => withResilience(loaded, config, logger, metrics));
+  const providerHealth = new ProviderHealth();
+  providers = providers.map((loaded) => withResilience(loaded, config, logger, metrics, providerHealth));
   container.register(TOKENS.providers, { useValue: providers });
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
@@ -162,7 +164,6 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
 
   container.register(TOKENS.metrics, { useValue: metrics });
   const stopQueueGauge = reportQueueDepth(metrics, () => audioProcessor);
-  const providerHealth = new ProviderHealth();
   container.register(TOKENS.providerHealth, { useValue: providerHealth });
   for (const loaded of providers) {
     providerHealth.add(loaded.instanceId, loaded.models.length, loaded.listingError);
@@ -184,6 +185,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       maxStreamBytes: Math.floor(results.maxBytes / 16),
       sharedFlight: shared.sharedFlight,
       answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesCalls(catalog, model)),
+      lookedUp: (hit) => metrics.cacheLookup('results', hit),
     },
   );
   const lists = modelLists(catalog, router);
@@ -215,9 +217,11 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       audioStore: () => audioStore.checkWritable(),
       providers: () => {
         // The catalog knows the live state: re-listing may have brought a provider back, its breaker may be open.
+        // Open only while it refuses calls: once its trial is due the next call goes through, and an
+        // unready replica gets no call from its balancer to move the circuit on.
         for (const instance of catalog.providers) {
-          const breakerOpen = instance.provider instanceof ResilientProvider && instance.provider.state() === 'open';
-          providerHealth.setAvailable(instance.instanceId, instance.listingError === undefined && !breakerOpen, instance.models.length);
+          const refusing = instance.provider instanceof ResilientProvider && instance.provider.refusesCalls();
+          providerHealth.setAvailable(instance.instanceId, instance.listingError === undefined && !refusing, instance.models.length);
         }
         return providerHealth.list();
       },
@@ -276,7 +280,7 @@ function routesOf(config: GatewayConfig): ModelRoute[] {
 }
 
 /** Wraps a provider in its retry and breaker policy (the entry's own, else `resilience:`). */
-function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: Logger, metrics: Metrics): LoadedProvider {
+function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: Logger, metrics: Metrics, health: ProviderHealth): LoadedProvider {
   const entry = config.providers.find((candidate) => candidate.configPath === loaded.configPath);
   const provider = new ResilientProvider(loaded.provider, {
     instanceId: loaded.instanceId,
@@ -284,6 +288,7 @@ function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: L
     logger,
     defaultTimeoutMs: config.synthesis.timeoutMs,
     metrics,
+    onFailure: (error) => recordProviderFailure(health, loaded.instanceId, error),
   });
   return { ...loaded, provider };
 }

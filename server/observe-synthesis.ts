@@ -1,4 +1,4 @@
-import { codePointCount, isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type CacheStatus, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
+import { codePointCount, isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
 
 export interface SynthesisObservers {
@@ -12,6 +12,11 @@ export interface SynthesisObservers {
 
 /** Upstream failures: they say something about the provider's health (client errors do not). */
 const PROVIDER_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Keeps a provider's failure as its last error for /health/ready, when it says something of the provider. */
+export function recordProviderFailure(health: ProviderHealth, provider: string, error: unknown): void {
+  if (isGatewayError(error) && PROVIDER_STATUSES.has(error.status)) health.recordError(provider, `${error.code}: ${error.message}`);
+}
 
 /** Times one synthesis and reports it once, whatever way it ends. */
 class Observation {
@@ -42,16 +47,9 @@ class Observation {
     this.observers.metrics.synthesisFinished({ model: this.labels.model, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
   }
 
-  /** A result-cache answer (`bypass`: the client opted out, no lookup). */
-  cacheLookup(status: CacheStatus | undefined): void {
-    if (status === 'hit' || status === 'miss') this.observers.metrics.cacheLookup('results', status === 'hit');
-  }
-
   failed(error: unknown): void {
     this.finished(synthesisOutcomeOf(error), undefined);
-    if (this.provider !== undefined && isGatewayError(error) && PROVIDER_STATUSES.has(error.status)) {
-      this.observers.health.recordError(this.provider, `${error.code}: ${error.message}`);
-    }
+    if (this.provider !== undefined) recordProviderFailure(this.observers.health, this.provider, error);
   }
 }
 
@@ -65,7 +63,6 @@ export function observeSynthesis(synthesize: SynthesizeFunction, observers: Synt
     const observation = new Observation(request, observers);
     try {
       const outcome = await synthesize(request, context);
-      observation.cacheLookup(outcome.cache);
       observation.finished('success', outcome.provider, outcome.durationSeconds ?? 0);
       return outcome;
     } catch (error) {
@@ -85,7 +82,6 @@ export function observeStream(stream: StreamFunction, observers: SynthesisObserv
     let synthesis: Awaited<ReturnType<StreamFunction>>;
     try {
       synthesis = await stream(request, context);
-      observation.cacheLookup(synthesis.cache);
     } catch (error) {
       observation.failed(error);
       throw error;

@@ -42,6 +42,8 @@ export interface CachedSynthesisOptions {
    * and the new answer replaces it: a fallback target's answer, once the preferred one is back.
    */
   readonly answersStill?: (request: SynthesisRequest, remembered: RememberedFacts) => boolean;
+  /** Told of each lookup: a hit answered from the cache, or a miss, whether or not the synthesis then succeeds. */
+  readonly lookedUp?: (hit: boolean) => void;
 }
 
 /** What is known of a remembered answer besides its file. */
@@ -97,6 +99,22 @@ export class CachedSynthesis {
 
   async synthesize(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     if (context.useCache === false) return extended(await this.synthesizer.synthesize(request, context), { cache: 'bypass' as const });
+    return this.counted(this.synthesizeThroughCache(request, context));
+  }
+
+  /** Reports the lookup of an answer once it is known: a hit, or a miss (a failed synthesis too). */
+  private async counted<T extends { cache: CacheStatus }>(answer: Promise<T>): Promise<T> {
+    let hit = false;
+    try {
+      const result = await answer;
+      hit = result.cache === 'hit';
+      return result;
+    } finally {
+      this.options.lookedUp?.(hit);
+    }
+  }
+
+  private async synthesizeThroughCache(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     const key = resultCacheKey(request);
     const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context.accountId);
     if (hit) return hit;
@@ -144,6 +162,10 @@ export class CachedSynthesis {
 
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
     if (context.useCache === false) return extended(await this.synthesizer.stream(request, context), { cache: 'bypass' as const });
+    return this.counted(this.streamThroughCache(request, context));
+  }
+
+  private async streamThroughCache(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream & { cache: CacheStatus }> {
     const key = resultCacheKey(request);
     const running = this.inFlight.get(key);
     // A lookup started before an identical synthesis ended may have missed what it stored.

@@ -21,6 +21,8 @@ export interface ResilientProviderOptions {
   readonly random?: () => number;
   /** Told of every provider attempt, retry and breaker state change. */
   readonly metrics?: Metrics;
+  /** Told of every failed provider attempt, whatever model name the request used (an alias, a route's target). */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 /** When a request's time is up, and whether each attempt's signal must keep that clock itself. */
@@ -167,5 +169,6 @@ export class ResilientProvider implements TtsProvider {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const errorCode = error === undefined ? undefined : ((error as { code?: string }).code ?? 'error');
     this.options.metrics?.upstreamCall({ provider: this.options.instanceId, seconds, ...(errorCode !== undefined ? { errorCode } : {}) });
+    if (error !== undefined) this.options.onFailure?.(error);
   }
 }

@@ -43,6 +43,18 @@ const SYNTHESIS_ERRORS: readonly ErrorCode[] = [
   'TTS_ERR_TIMEOUT',
 ];
 
+/** What listing a model's voices can answer: the provider is asked when the list is not cached (its refusals pass through). */
+export const VOICE_LIST_ERRORS: readonly ErrorCode[] = [
+  'TTS_ERR_MODEL_NOT_FOUND',
+  'TTS_ERR_RATE_LIMITED',
+  'TTS_ERR_UPSTREAM',
+  'TTS_ERR_UPSTREAM_AUTH',
+  'TTS_ERR_UPSTREAM_QUOTA',
+  'TTS_ERR_UPSTREAM_BAD_RESPONSE',
+  'TTS_ERR_UNAVAILABLE',
+  'TTS_ERR_TIMEOUT',
+];
+
 const credentialsExample = { email: 'ada@example.com', password: 'correct horse battery' };
 const keyId = { name: 'id', in: 'path', description: 'The key id (`id` in the key list)', schema: { type: 'string' }, example: '38bc2ae2-f7f1-4f7f-98ab-0c42b1b1f8eb' } as const;
 
@@ -173,7 +185,7 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     parameters: [{ name: 'model', in: 'path', description: 'A name from the model list', schema: { type: 'string' }, example: 'espeak-ng' }],
     responses: [ok('Voices listed', VOICE_LIST_SCHEMA)],
-    errors: ['TTS_ERR_MODEL_NOT_FOUND', 'TTS_ERR_UPSTREAM', 'TTS_ERR_UNAVAILABLE', 'TTS_ERR_TIMEOUT'],
+    errors: VOICE_LIST_ERRORS,
   },
   downloadAudio: {
     method: 'get',

@@ -1,4 +1,5 @@
 import { SPEECH_SCHEMA } from '../openai/speech-schema';
+import { VOICE_LIST_ERRORS } from './api-routes';
 import type { RouteDescription } from './route-description';
 import { AUDIO_MEDIA_TYPES, BINARY_SCHEMA } from './response-schemas';
 import { OPENAI_MODEL_LIST_SCHEMA, OPENAI_MODEL_SCHEMA, OPENAI_VOICE_LIST_SCHEMA, SPEECH_EVENTS_SCHEMA } from './openai-schemas';
@@ -62,7 +63,7 @@ export const OPENAI_ROUTES = {
     errorFormat: 'openai',
     parameters: [{ name: 'model', in: 'query', description: 'A model name or alias; default `tts-1`', schema: { type: 'string' }, example: 'tts-1' }],
     responses: [{ status: 200, description: 'The voices', content: [{ mediaType: 'application/json', schema: OPENAI_VOICE_LIST_SCHEMA }] }],
-    errors: ['TTS_ERR_MODEL_NOT_FOUND', 'TTS_ERR_UPSTREAM', 'TTS_ERR_UNAVAILABLE', 'TTS_ERR_TIMEOUT'],
+    errors: VOICE_LIST_ERRORS,
   },
 } satisfies Record<string, RouteDescription>;
 
