@@ -15,6 +15,7 @@ const FORMAT_EXPECTATIONS: Readonly<Record<string, string>> = {
   email: 'an email address',
   origin: 'an origin such as https://app.example.com (scheme, host and optional port; no path, no trailing slash)',
   'cors-any-origin': '"*" (any origin) or a list of origins',
+  'bearer-token': 'a token of visible characters without spaces (it is sent as `Authorization: Bearer <token>`)',
 };
 
 const COMPARISONS: Readonly<Record<string, string>> = {

@@ -224,7 +224,7 @@ export const CONFIG_FILE_SCHEMA = {
     metrics: section({
       enabled: { type: 'boolean', default: true },
       // When set, GET /metrics needs `Authorization: Bearer <token>`.
-      token: { type: 'string', minLength: 1 },
+      token: { type: 'string', minLength: 1, format: 'bearer-token' },
     }),
     logging: section({
       level: { enum: ['error', 'warn', 'info', 'debug'], default: 'info' },

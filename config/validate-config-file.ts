@@ -20,6 +20,8 @@ function validator(): ValidateFunction {
   ajv.addFormat('byte-size', { type: 'string', validate: isByteSize });
   ajv.addFormat('origin', { type: 'string', validate: isOrigin });
   ajv.addFormat('cors-any-origin', { type: 'string', validate: (value) => value === '*' });
+  // What `Authorization: Bearer <token>` can carry: visible ASCII, no space.
+  ajv.addFormat('bearer-token', { type: 'string', validate: /^[\x21-\x7e]+$/ });
   compiled = ajv.compile(CONFIG_FILE_SCHEMA);
   return compiled;
 }

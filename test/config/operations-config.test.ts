@@ -33,6 +33,9 @@ describe('config: CORS, metrics and the database URL in YAML', () => {
     expect((await loadYaml('metrics:\n  enabled: false\n')).metrics.enabled).to.equal(false);
     const empty = (await rejection(loadYaml('metrics:\n  token: ""\n'))) as ConfigError;
     expect(empty.problems[0]).to.match(/^metrics\.token: /);
+    // A token no Authorization header could carry would lock every scraper out for good.
+    const spaced = (await rejection(loadYaml('metrics:\n  token: "scrape secret"\n'))) as ConfigError;
+    expect(spaced.problems).to.deep.equal(['metrics.token: must be a token of visible characters without spaces (it is sent as `Authorization: Bearer <token>`)']);
   });
 
   it('reads the in-memory database URL when it is quoted, as the README writes it', async () => {
