@@ -175,13 +175,15 @@ export class PostgresAccountStore implements AccountStore {
 
   async recordActivity(activity: AccountActivity): Promise<void> {
     await this.transaction(async (query) => {
-      for (const [keyId, usedAt] of activity.touches) {
+      // In key order: replicas that write the same keys at once lock them in the same order (in
+      // the order of their requests, two batches deadlocked and one was thrown back).
+      for (const [keyId, usedAt] of [...activity.touches].sort(([left], [right]) => compareText(left, right))) {
         // Another replica may have written a newer use: a use never moves back.
         await query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [usedAt, keyId]);
       }
       // Two round trips for the whole batch, however many rows (it was two a row).
       await insertUsageRows(query, activity.usage);
-      await addDaily(query, dailyAdditions(activity.usage, activity.failures));
+      await addDaily(query, dailyAdditions(activity.usage, activity.failures).sort((left, right) => compareText(left.accountId, right.accountId) || compareText(left.day, right.day) || compareText(left.model, right.model)));
     });
   }
 
@@ -210,6 +212,10 @@ export class PostgresAccountStore implements AccountStore {
     await this.migrated.catch(() => undefined);
     if (!this.pool.ended) await this.pool.end();
   }
+}
+
+function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function keyValues(key: ApiKeyRecord): unknown[] {

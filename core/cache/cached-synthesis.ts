@@ -65,6 +65,9 @@ function waitForShared(running: Promise<unknown>, signal: AbortSignal | undefine
   return signal ? raceAbort(settled, signal, () => signal.reason) : settled;
 }
 
+/** How many identical syntheses under way one request waits for, one after the other, before it makes its own. */
+const MOST_SHARED_ROUNDS = 2;
+
 /**
  * Synthesis behind the result cache (unless the context says `useCache: false`). A hit calls no provider: a file answer is the
  * stored bytes under the requester's own new name (no account learns another's link), a stream
@@ -118,8 +121,10 @@ export class CachedSynthesis {
     const key = resultCacheKey(request);
     const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context.accountId);
     if (hit) return hit;
-    const running = this.inFlight.get(key);
-    if (running) {
+    // Identical requests under way are waited for: when one fails, the first of those that waited
+    // to find no answer starts again, and the others wait for that one rather than each calling
+    // the provider at once (after a second failure, each makes its own).
+    for (let round = 0, running = this.inFlight.get(key); running && round < MOST_SHARED_ROUNDS; round += 1, running = this.inFlight.get(key)) {
       await waitForShared(running, context.signal);
       const shared = await this.rereadHit(key, context.accountId);
       if (shared) return shared;
@@ -134,7 +139,12 @@ export class CachedSynthesis {
       this.inFlight.delete(key);
     }
     if (result) return extended(result, { cache: 'miss' as const });
-    // Another replica made it meanwhile; should its file be gone already, this one makes it.
+    // Another replica made it meanwhile, or its holder failed (or the file is gone already): this
+    // one makes it, under the lock again, so that the replicas that waited make one call, not one each.
+    const made = await this.rereadHit(key, context.accountId);
+    if (made) return made;
+    const retried = await this.synthesizeOnce(key, request, context);
+    if (retried) return extended(retried, { cache: 'miss' as const });
     return (await this.rereadHit(key, context.accountId)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
   }
 

@@ -40,13 +40,10 @@ export class RedisKeyRevocations implements KeyRevocations {
     this.subscriber.on('message', (channel: string, keyId: string) => {
       if (channel === this.channel) listener.onRevoked(keyId);
     });
-    // A connection already up (the gateway listens once its providers are loaded) counts as the first.
-    let connectedBefore = this.subscriber.status === 'ready';
-    this.subscriber.on('ready', () => {
-      // ioredis subscribes again by itself; what was published meanwhile is gone.
-      if (connectedBefore) listener.onMissed();
-      connectedBefore = true;
-    });
+    // Every connection made after listening follows a time without one (an outage, or a start
+    // while Redis was away, keys cached from the database meanwhile): what was published then is
+    // gone. ioredis subscribes again by itself.
+    this.subscriber.on('ready', () => listener.onMissed());
     this.subscription = this.subscriber.subscribe(this.channel).catch((error: unknown) => {
       this.options.logger?.warn('could not subscribe to key revocations', { error: error instanceof Error ? error.message : String(error) });
     });

@@ -51,12 +51,28 @@ export class S3AudioStore implements AudioStore {
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
     const { fileName } = newAudioFileName(extension, options.sampleRate);
     const params = { Bucket: this.options.bucket, Key: this.prefix + fileName, Body: bytes, ContentType: 'application/octet-stream', ContentLength: bytes.byteLength };
-    if (bytes.byteLength >= (this.options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD)) {
-      const { ContentLength: _length, ...multipart } = params;
-      // A failed upload aborts itself (leavePartsOnError is false), leaving no parts to pay for.
-      await new (s3Uploads().Upload)({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2 }).done();
-    } else {
-      await this.options.client.send(new (s3Sdk().PutObjectCommand)(params));
+    const { signal } = options;
+    signal?.throwIfAborted();
+    try {
+      if (bytes.byteLength >= (this.options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD)) {
+        const { ContentLength: _length, ...multipart } = params;
+        // A failed or stopped upload aborts itself (leavePartsOnError is false), leaving no parts to pay for.
+        const abortController = new AbortController();
+        const stop = () => abortController.abort(signal?.reason);
+        signal?.addEventListener('abort', stop, { once: true });
+        try {
+          await new (s3Uploads().Upload)({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2, abortController }).done();
+        } finally {
+          signal?.removeEventListener('abort', stop);
+        }
+      } else {
+        // The request's deadline stops the PUT: a stalled S3 must not hold the request past it.
+        await this.options.client.send(new (s3Sdk().PutObjectCommand)(params), { abortSignal: signal });
+      }
+    } catch (error) {
+      // Stopped midway, the object may still land: no one was given its name, so it goes (best effort).
+      if (signal?.aborted) void this.options.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: params.Key })).catch(() => undefined);
+      throw error;
     }
     return { fileName, size: bytes.byteLength };
   }
