@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { gatewayError, type GatewayError } from '../errors';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
 import { startSweeper } from './sweeper';
@@ -27,6 +28,18 @@ export interface S3AudioStoreOptions {
   /** Clock, replaceable in tests. */
   readonly now?: () => number;
   readonly onSweepError?: (error: unknown) => void;
+}
+
+/**
+ * An S3 failure as the client should hear it: the store is unavailable (503, worth a retry), not
+ * a bug (500). The S3 error's name and status say which (SlowDown, AccessDenied, a timeout); its
+ * message, which may name the bucket and key, stays the cause.
+ */
+function storageUnavailable(error: unknown): GatewayError {
+  const failure = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } } | null;
+  const name = typeof failure?.name === 'string' ? failure.name : 'an error';
+  const status = typeof failure?.$metadata?.httpStatusCode === 'number' ? ` (HTTP ${failure.$metadata.httpStatusCode})` : '';
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `S3 answered ${name}${status}` }, { cause: error });
 }
 
 function isMissing(error: unknown): boolean {
@@ -71,8 +84,11 @@ export class S3AudioStore implements AudioStore {
       }
     } catch (error) {
       // Stopped midway, the object may still land: no one was given its name, so it goes (best effort).
-      if (signal?.aborted) void this.options.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: params.Key })).catch(() => undefined);
-      throw error;
+      if (signal?.aborted) {
+        void this.options.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: params.Key })).catch(() => undefined);
+        throw error;
+      }
+      throw storageUnavailable(error);
     }
     return { fileName, size: bytes.byteLength };
   }
@@ -82,7 +98,7 @@ export class S3AudioStore implements AudioStore {
     const key = this.prefix + fileName;
     const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key })).catch((error: unknown) => {
       if (isMissing(error)) return undefined;
-      throw error;
+      throw storageUnavailable(error);
     });
     if (!head?.LastModified || head.ContentLength === undefined) return undefined;
     const expiresAt = head.LastModified.getTime() + this.options.retentionMs;
@@ -100,7 +116,7 @@ export class S3AudioStore implements AudioStore {
   private async open(key: string, range: ByteRange | undefined): Promise<Readable> {
     const answer = await this.options.client
       .send(new (s3Sdk().GetObjectCommand)({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
-      .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : error));
+      .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : storageUnavailable(error)));
     if (!(answer.Body instanceof Readable)) throw new Error('the S3 client answered without a Node.js stream body');
     return answer.Body;
   }

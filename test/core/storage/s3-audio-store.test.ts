@@ -62,7 +62,9 @@ describe('core/storage S3AudioStore (s3rver)', () => {
   it('reports a store failure as an error, not as a missing file', async () => {
     const store = new S3AudioStore({ client, bucket: 'no-such-bucket', retentionMs: HOUR });
     const error = await store.save(new Uint8Array(3), 'mp3').catch((failure: unknown) => failure);
-    expect(error).to.be.instanceOf(Error);
+    // The store is unavailable (503, worth a retry), not a bug of the gateway (500); S3's own message (the bucket) stays the cause.
+    expect(error).to.include({ code: 'TTS_ERR_UNAVAILABLE', status: 503 });
+    expect((error as Error).message).to.equal("The gateway's audio storage is unavailable: S3 answered NoSuchBucket (HTTP 404)");
     expect(await store.locate(`${'A'.repeat(32)}.mp3`).catch((failure: unknown) => failure)).to.satisfy((answer: unknown) => answer === undefined || answer instanceof Error);
   });
 });
