@@ -29,11 +29,8 @@ const ok = (message: string, data: SchemaObject, description = message): Respons
   content: json(successEnvelopeSchema(data, message)),
 });
 
-const SYNTHESIS_ERRORS: readonly ErrorCode[] = [
-  'TTS_ERR_MODEL_NOT_FOUND',
-  'TTS_ERR_VOICE_NOT_FOUND',
-  'TTS_ERR_UNSUPPORTED_FORMAT',
-  'TTS_ERR_AUDIO_TOO_LONG',
+/** What a call to a provider can answer, passed through to the client (after retries). */
+const PROVIDER_ERRORS: readonly ErrorCode[] = [
   'TTS_ERR_RATE_LIMITED',
   'TTS_ERR_UPSTREAM',
   'TTS_ERR_UPSTREAM_AUTH',
@@ -43,17 +40,10 @@ const SYNTHESIS_ERRORS: readonly ErrorCode[] = [
   'TTS_ERR_TIMEOUT',
 ];
 
+const SYNTHESIS_ERRORS: readonly ErrorCode[] = ['TTS_ERR_MODEL_NOT_FOUND', 'TTS_ERR_VOICE_NOT_FOUND', 'TTS_ERR_UNSUPPORTED_FORMAT', 'TTS_ERR_AUDIO_TOO_LONG', ...PROVIDER_ERRORS];
+
 /** What listing a model's voices can answer: the provider is asked when the list is not cached (its refusals pass through). */
-export const VOICE_LIST_ERRORS: readonly ErrorCode[] = [
-  'TTS_ERR_MODEL_NOT_FOUND',
-  'TTS_ERR_RATE_LIMITED',
-  'TTS_ERR_UPSTREAM',
-  'TTS_ERR_UPSTREAM_AUTH',
-  'TTS_ERR_UPSTREAM_QUOTA',
-  'TTS_ERR_UPSTREAM_BAD_RESPONSE',
-  'TTS_ERR_UNAVAILABLE',
-  'TTS_ERR_TIMEOUT',
-];
+export const VOICE_LIST_ERRORS: readonly ErrorCode[] = ['TTS_ERR_MODEL_NOT_FOUND', ...PROVIDER_ERRORS];
 
 const credentialsExample = { email: 'ada@example.com', password: 'correct horse battery' };
 const keyId = { name: 'id', in: 'path', description: 'The key id (`id` in the key list)', schema: { type: 'string' }, example: '38bc2ae2-f7f1-4f7f-98ab-0c42b1b1f8eb' } as const;

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { CachedSynthesis, RedisResultIndex, RedisSharedFlight, type CacheStorage, type SynthesisRequest, type SynthesisResult, type Synthesizer } from '../../../core';
-import { appliedPlan } from '../../support/applied-plan';
+import { CachedSynthesis, RedisResultIndex, RedisSharedFlight, type CacheStorage, type SynthesisRequest } from '../../../core';
+import { failingFirstSynthesizer } from '../../support/failing-first-synthesizer';
 import { eventually } from '../../support/eventually';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { sharedRedis } from '../../support/servers/shared-servers';
 import { readyClient } from './redis-test-clients';
 
 const request: SynthesisRequest = { model: 'm', voice: 'v', text: 'Hello there.', speed: 1, pitch: 1, volume: 1, format: 'mp3' };
-const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
 
 function sharedStorage(): CacheStorage {
   const files = new Map<string, Uint8Array>();
@@ -32,33 +31,8 @@ describe('core/redis shared flight when the holder fails', () => {
     const { url } = await sharedRedis();
     const prefix = `${randomUUID()}:`;
     const storage = sharedStorage();
-    let calls = 0;
-    let running = 0;
-    let mostAtOnce = 0;
-    let failFirst!: () => void;
-    const firstFails = new Promise<void>((resolve) => (failFirst = resolve));
     // The provider: the first call (the holder's) fails when told to; the next ones succeed after a moment.
-    const synthesizer: Synthesizer = {
-      synthesize: async () => {
-        calls += 1;
-        const call = calls;
-        running += 1;
-        mostAtOnce = Math.max(mostAtOnce, running);
-        try {
-          if (call === 1) {
-            await firstFails;
-            throw new Error('provider unavailable');
-          }
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          return { ...(await storage.save(Buffer.from('audio'), 'mp3')), ...facts } satisfies SynthesisResult;
-        } finally {
-          running -= 1;
-        }
-      },
-      stream: async () => {
-        throw new Error('not used');
-      },
-    };
+    const provider = failingFirstSynthesizer(storage, 100);
     const replicas = await Promise.all(
       [0, 1, 2].map(async () => {
         const commands = await readyClient(url);
@@ -66,7 +40,7 @@ describe('core/redis shared flight when the holder fails', () => {
         const flight = new RedisSharedFlight({ client: commands, url, keyPrefix: prefix, pollMs: 50 });
         closing.push(() => flight.close());
         const index = new RedisResultIndex(commands, { keyPrefix: prefix, maxBytes: 1_000_000, ttlMs: 60_000 });
-        return new CachedSynthesis(synthesizer, index, storage, QUIET_LOGGER, { maxStreamBytes: 1000, sharedFlight: flight });
+        return new CachedSynthesis(provider.synthesizer, index, storage, QUIET_LOGGER, { maxStreamBytes: 1000, sharedFlight: flight });
       }),
     );
     // Give the subscribers a moment to be subscribed to the release channel.
@@ -76,16 +50,16 @@ describe('core/redis shared flight when the holder fails', () => {
       () => 'failed',
     );
     await eventually(() => {
-      expect(calls).to.equal(1);
+      expect(provider.counts.calls).to.equal(1);
     });
     // B and C arrive while A holds the lock: they wait for it.
     const waiters = [replicas[1].synthesize(request, { requestId: 'b' }), replicas[2].synthesize(request, { requestId: 'c' })];
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(calls).to.equal(1);
-    failFirst();
+    expect(provider.counts.calls).to.equal(1);
+    provider.failFirst();
     expect(await holder).to.equal('failed');
     const answers = await Promise.all(waiters);
     // Single flight: after the failure, one of the waiters makes the result and the other finds it.
-    expect({ calls, mostAtOnce, cache: answers.map((answer) => answer.cache).sort() }).to.deep.equal({ calls: 2, mostAtOnce: 1, cache: ['hit', 'miss'] });
+    expect({ ...provider.counts, cache: answers.map((answer) => answer.cache).sort() }).to.deep.equal({ calls: 2, mostAtOnce: 1, cache: ['hit', 'miss'] });
   });
 });
