@@ -25,13 +25,16 @@ export function usageRecorder(accounts: AccountService) {
     served(accountId: string, keyId: string, usage: UsageInput): void {
       void accounts.recordUsage(accountId, keyId, usage);
     },
-    /** Queues the failure as `served` queues its row: the error answer does not wait for a write. */
+    /**
+     * Queues the failure as `served` queues its row: the error answer does not wait for a write.
+     * Every failure is a request (it passed the limits); only the gateway's or provider's is an error.
+     */
     failed(accountId: string, model: string, error: unknown): void {
-      if (countsAsUsageError(error)) void accounts.recordFailedUsage(accountId, model);
+      void accounts.recordFailedUsage(accountId, model, countsAsUsageError(error));
     },
-    /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left does not). */
+    /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left is a request, not an error). */
     unfinished(accountId: string, model: string, code: ErrorCode | undefined): void {
-      if (code !== undefined && codeCountsAsUsageError(code)) void accounts.recordFailedUsage(accountId, model);
+      void accounts.recordFailedUsage(accountId, model, code !== undefined && codeCountsAsUsageError(code));
     },
   };
 }

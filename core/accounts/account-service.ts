@@ -219,12 +219,12 @@ export class AccountService {
   }
 
   /**
-   * Queues a failed synthesis (a request and an error in the account's daily usage) for the next
+   * Queues a failed synthesis (a request, and unless `error` is false an error, in the account's daily usage) for the next
    * batch, as `recordUsage` does: during a provider outage every failing request would otherwise
    * wait for a write of its own before its error answer.
    */
-  recordFailedUsage(accountId: string, model: string): Promise<void> {
-    return this.activity.recordFailure({ accountId, model, createdAt: this.now() });
+  recordFailedUsage(accountId: string, model: string, error = true): Promise<void> {
+    return this.activity.recordFailure({ accountId, model, createdAt: this.now(), error });
   }
 
   /** The account's usage over a range of UTC days (default: the last 30), batched rows included. */

@@ -45,6 +45,8 @@ export interface FailedUsageRecord {
   readonly accountId: string;
   readonly model: string;
   readonly createdAt: number;
+  /** False for the client's own mistake or a cancellation: a request, not an error. Default true. */
+  readonly error?: boolean;
 }
 
 /** One account's usage of one model on one UTC day. */

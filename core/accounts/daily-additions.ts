@@ -38,6 +38,9 @@ export function dailyAdditions(usage: readonly UsageRecord[], failures: readonly
     row.audioSeconds += record.audioSeconds ?? 0;
     if (record.cacheHit) row.cacheHits += 1;
   }
-  for (const failure of failures) rowOf(failure.accountId, failure.createdAt, failure.model).errors += 1;
+  for (const failure of failures) {
+    const row = rowOf(failure.accountId, failure.createdAt, failure.model);
+    if (failure.error !== false) row.errors += 1;
+  }
   return [...rows.values()];
 }

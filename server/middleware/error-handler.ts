@@ -45,8 +45,10 @@ export function errorHandler(logger: Logger, render: ErrorRendering = renderEnve
     }
     clearSuccessHeaders(response, gatewayError.code === 'TTS_ERR_RANGE_NOT_SATISFIABLE');
     response.setHeader('Cache-Control', 'no-store');
-    if (gatewayError.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(Math.max(0, Math.ceil(gatewayError.retryAfterSeconds))));
+    // Every 429 and 503 says when to come back: its own time, else 1 s (README, Headers).
+    const retryAfterSeconds = gatewayError.retryAfterSeconds ?? (gatewayError.status === 429 || gatewayError.status === 503 ? 1 : undefined);
+    if (retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(Math.max(0, Math.ceil(retryAfterSeconds))));
     }
     const rendered = render(gatewayError);
     sendJson(response, rendered.status, rendered.body);

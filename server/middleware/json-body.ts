@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { GatewayError, gatewayError } from '../../core';
-import { plainJsonLength, readPlainJson } from './plain-json-body';
+import { notUtf8, plainJsonLength, readPlainJson } from './plain-json-body';
 
 /** body-parser marks its errors with a `type`; these are the ones a client causes. */
 function translateBodyParserError(error: unknown, limitBytes: number): unknown {
@@ -16,6 +17,8 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
       return new GatewayError('TTS_ERR_VALIDATION', 'Request body encoding is not supported; send UTF-8 JSON', {
         details: [{ field: 'Content-Type', reason: String(type) }],
       });
+    case 'encoding.invalid':
+      return notUtf8();
     case 'request.aborted':
       return gatewayError('TTS_ERR_CANCELLED', { subject: 'The request (the client went away)' });
     default:
@@ -29,7 +32,14 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
  * UTF-8 JSON of a declared length (nearly every request) is read without body-parser.
  */
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: true });
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    // Raw (inflated) bytes before decoding: refused rather than read with U+FFFD in place of each stray byte.
+    verify: (request, response, bytes, encoding) => {
+      if (encoding.toLowerCase().replace('-', '') === 'utf8' && !isUtf8(bytes)) throw Object.assign(new Error('not UTF-8'), { type: 'encoding.invalid' });
+    },
+  });
   return function parseJsonBody(request, response, next) {
     const plainLength = plainJsonLength(request, limitBytes);
     if (plainLength !== undefined) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { GatewayError, gatewayError } from '../../core';
 
@@ -56,6 +57,11 @@ export function readPlainJson(request: IncomingMessage, length: number, done: (e
 }
 
 function parseStrict(bytes: Buffer, done: (error: unknown, body?: unknown) => void): void {
+  // Decoding would turn each stray byte (Latin-1 text sent as JSON) into U+FFFD without a word.
+  if (!isUtf8(bytes)) {
+    done(notUtf8());
+    return;
+  }
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
   const first = text.trimStart()[0];
@@ -73,5 +79,8 @@ function parseStrict(bytes: Buffer, done: (error: unknown, body?: unknown) => vo
   done(undefined, body);
 }
 
+/** A body of bytes that are no UTF-8 (400): body-parser's path raises it from its `verify` hook too. */
+export const notUtf8 = (): GatewayError =>
+  new GatewayError('TTS_ERR_VALIDATION', 'Request body is not valid UTF-8; send UTF-8 JSON', { details: [{ field: 'Content-Type', reason: 'encoding.invalid' }] });
 const malformed = (): GatewayError => new GatewayError('TTS_ERR_MALFORMED_JSON', 'Request body is not valid JSON');
 const cancelled = (): GatewayError => gatewayError('TTS_ERR_CANCELLED', { subject: 'The request (the client went away)' });

@@ -131,13 +131,17 @@ describe('server /v1 (OpenAI-compatible)', () => {
           throw new GatewayError('TTS_ERR_UPSTREAM', 'provider failed');
         },
       });
-      const failures: string[] = [];
-      testApp.accounts.recordFailedUsage = async (_accountId, model) => {
-        failures.push(model);
+      const failures: [string, boolean | undefined][] = [];
+      testApp.accounts.recordFailedUsage = async (_accountId, model, error) => {
+        failures.push([model, error]);
       };
       await speech(SPEECH).expect(502);
       await speech({ ...SPEECH, model: 'tts-9' }).expect(404);
-      expect(failures).to.deep.equal(['tts-1']);
+      // Both are requests; only the provider's failure is an error.
+      expect(failures).to.deep.equal([
+        ['tts-1', true],
+        ['tts-9', false],
+      ]);
     });
 
     const invalid: [string, object, string | null][] = [
