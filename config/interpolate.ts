@@ -28,8 +28,10 @@ function interpolateString(text: string, env: Environment, path: string, problem
   return text.replace(REFERENCE, (match, expression: string | undefined) => {
     if (expression === undefined) return '${';
     const parsed = EXPRESSION.exec(expression);
-    if (!parsed) {
-      problems.push({ path, message: `${path} has a malformed reference "${match}" (write \${NAME} or \${NAME:-default})` });
+    // A default cannot hold another reference: `${A:-${B}}` would pass `${B}` on as text.
+    if (!parsed || parsed[2]?.includes('${')) {
+      // Not echoed: what is inside may be a key pasted there by mistake.
+      problems.push({ path, message: `${path} has a malformed reference (write \${NAME} or \${NAME:-default}, whose default holds no \${)` });
       return match;
     }
     const [, name, fallback] = parsed;

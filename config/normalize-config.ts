@@ -142,6 +142,22 @@ function s3Storage(s3: S3StorageFile | undefined, problems: Problems): S3Storage
   };
 }
 
+/** A name given twice (the router would keep the first without a word) and a route targeting itself. */
+function routeProblems(file: ConfigFile, problems: Problems): void {
+  const duplicates = (section: string, key: string, names: readonly string[]) =>
+    names.forEach((name, index) => {
+      const earlier = names.indexOf(name);
+      if (earlier < index) problems.lines.push(`${section}[${index}].${key}: "${name}" is already the name of ${section}[${earlier}]`);
+    });
+  duplicates('routes', 'name', file.routes.map((route) => route.name));
+  duplicates('aliases', 'model', file.aliases.map((alias) => alias.model));
+  file.routes.forEach((route, index) =>
+    route.targets.forEach((target, targetIndex) => {
+      if (target.model === route.name) problems.lines.push(`routes[${index}].targets[${targetIndex}].model: a route cannot target itself ("${route.name}")`);
+    }),
+  );
+}
+
 export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped }: NormalizeInput): GatewayConfig {
   const problems = new Problems();
   const resilience = resilienceConfig(file.resilience, problems);
@@ -221,6 +237,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     baseDirectory,
     skippedProviders,
   };
+  routeProblems(file, problems);
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     problems.lines.push('server.headersTimeout: must not be longer than server.requestTimeout (the headers are part of the request)');
   }

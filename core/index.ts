@@ -13,7 +13,7 @@ export * from './redis';
 export * from './storage';
 export * from './ssml';
 export * from './audio';
-export { loadProviders, type LoadedProvider, type LoadProvidersOptions } from './plugin/plugin-loader';
+export { loadProviders, warmUpProviders, type LoadedProvider, type LoadProvidersOptions } from './plugin/plugin-loader';
 export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
 export * from './catalog';
 export * from './synthesis';

@@ -15,6 +15,7 @@ import {
   Catalog,
   openAccountStore,
   loadProviders,
+  warmUpProviders,
   LoginThrottle,
   MemoryWindowCounters,
   ModelRouter,
@@ -127,7 +128,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     });
     // Warm-ups (an engine loading in a worker thread, 0.2 s of a 0.9 s start) run while the rest is
     // built and while the gateway already answers: a synthesis meanwhile waits for its engine.
-    warmedUp = Promise.all(providers.map((loaded) => loaded.provider.warmUp?.())).then(() => undefined);
+    warmedUp = warmUpProviders(providers, config.providers);
     warmedUp.catch(() => undefined); // the caller's to handle (a failed start); this only keeps it from going unhandled meanwhile
   } catch (error) {
     await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close(), ...providers.map((loaded) => loaded.provider.close?.())]);

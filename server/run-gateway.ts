@@ -59,9 +59,11 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   // Requests and responses are born with Express's prototypes: its per-request swap is then free.
   // The connection limits (server.maxConnections, timeouts) hold from the first connection.
   const server = createGatewayServer(gateway.app, config.server);
-  server.on('request', (request, response: ServerResponse) => {
+  // Ahead of the app's own listener: the app may answer at once (a health check, a 404), and a
+  // header set after its answer would throw out of the HTTP parser and end the process.
+  server.prependListener('request', (request, response: ServerResponse) => {
     // During a stop, each answer closes its connection, so keep-alive clients reconnect elsewhere.
-    if (stopping) response.setHeader('Connection', 'close');
+    if (stopping && !response.headersSent) response.setHeader('Connection', 'close');
     const id = (responsesSeen += 1);
     inFlight.set(id, response);
     response.once('close', () => inFlight.delete(id));

@@ -40,3 +40,17 @@ export function checkPluginShape(candidate: unknown, describe: string, configPat
   if (problems.length > 0) misfit(problems.join('; '));
   return candidate as unknown as TtsPlugin;
 }
+
+const PROVIDER_METHODS = ['models', 'voices', 'synthesize'] as const;
+const OPTIONAL_PROVIDER_METHODS = ['synthesizeStream', 'warmUp', 'close'] as const;
+
+/** What is wrong with what create() returned, or undefined when it is a provider. */
+export function providerMisfit(provider: unknown): string | undefined {
+  if (provider === null || typeof provider !== 'object') return `create() returned ${provider === null ? 'null' : typeof provider}, not a provider object`;
+  const record = provider as Record<string, unknown>;
+  const problems = [
+    ...PROVIDER_METHODS.filter((name) => typeof record[name] !== 'function').map((name) => `"${name}" must be a function`),
+    ...OPTIONAL_PROVIDER_METHODS.filter((name) => record[name] !== undefined && typeof record[name] !== 'function').map((name) => `"${name}" must be a function when present`),
+  ];
+  return problems.length > 0 ? `the provider create() returned: ${problems.join('; ')}` : undefined;
+}

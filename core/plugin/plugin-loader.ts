@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { ProviderEntry } from '../../config/types';
+import { isGatewayError } from '../errors';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, redactSecrets } from '../http';
-import { checkPluginShape, pluginExport } from './check-plugin-shape';
+import { checkPluginShape, providerMisfit, pluginExport } from './check-plugin-shape';
 import type { ModelInfo, PluginContext, Logger, TtsPlugin, TtsProvider } from './contract';
 import { assertNoModelClashes } from './model-clashes';
 import { PluginLoadError } from './plugin-load-error';
@@ -136,6 +137,11 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
       { configPath, cause: error },
     );
   }
+  const misfit = providerMisfit(provider);
+  if (misfit !== undefined) {
+    await Promise.resolve((provider as Partial<TtsProvider> | undefined)?.close?.()).catch(() => undefined);
+    throw new PluginLoadError('TTS_PLUGIN_BAD_SHAPE', { plugin: `"${entry.plugin}"`, configPath, problem: misfit }, { configPath });
+  }
   const where = `Provider "${instanceId}" (${configPath})`;
   const relist = async (signal: AbortSignal): Promise<ModelSelection> => {
     let offered: readonly ModelInfo[];
@@ -151,6 +157,31 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
   if (listing.error !== undefined) return { instanceId, pluginId: plugin.id, provider, configPath, models: [], modelMap: new Map(), listingError: listing.error, relist };
   const selection = selectModels(listing.offered, entry, options.logger, where);
   return { instanceId, pluginId: plugin.id, provider, configPath, ...selection, relist };
+}
+
+/**
+ * Runs every provider's warm-up and settles once all are over (none is closed under its warm-up).
+ * A failure (a throw, at once or later) rejects with a PluginLoadError naming the entry, its
+ * option values that look like secrets scrubbed; core's coded errors keep their own message.
+ */
+export async function warmUpProviders(loaded: readonly LoadedProvider[], entries: readonly ProviderEntry[]): Promise<void> {
+  const outcomes = await Promise.allSettled(
+    loaded.map(async ({ provider, instanceId, pluginId, configPath }) => {
+      try {
+        await provider.warmUp?.();
+      } catch (error) {
+        if (isGatewayError(error)) throw error;
+        const options = entries.find((entry) => entry.configPath === configPath)?.options;
+        throw new PluginLoadError(
+          'TTS_PLUGIN_CREATE_FAILED',
+          { provider: `"${instanceId}"`, configPath, plugin: pluginId, reason: `its warm-up failed: ${errorMessage(error, secretValues(options))}` },
+          { configPath, cause: error },
+        );
+      }
+    }),
+  );
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function closeAll(loaded: readonly LoadedProvider[], logger: Logger): Promise<void> {

@@ -1,5 +1,7 @@
 import { AccountOperator, AccountService, openAccountStore, RedisKeyRevocations } from '../../core';
-import { loadConfig } from '../../config';
+import { ConfigError, loadConfig } from '../../config';
+
+const IN_MEMORY_DATABASE = 'sqlite::memory:';
 
 /** The process's streams and environment, passed in so that tests can run commands in-process. */
 export interface CliIo {
@@ -31,6 +33,14 @@ export async function withAccounts<T>(
   announceRevocations = false,
 ): Promise<T> {
   const config = await loadConfig({ argv: configFile === undefined ? [] : ['--config', configFile], env: io.env, cwd: io.cwd });
+  if (config.database.url === IN_MEMORY_DATABASE) {
+    // This process's own empty database: a key issued there would be lost as the command ends.
+    throw new ConfigError(
+      `database.url is "${IN_MEMORY_DATABASE}": the CLI cannot reach a running gateway's in-memory database, and what it wrote would be lost when it exits; use sqlite:<file> or postgres://`,
+      [],
+      config.sourceFile,
+    );
+  }
   const store = await openAccountStore(config.database.url);
   const logger = { warn: (message: string) => void io.stderr.write(`${message}\n`), info: () => undefined };
   const revocations =

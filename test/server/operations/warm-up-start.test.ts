@@ -56,6 +56,6 @@ describe('server: a gateway composed while its providers warm up', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect((failure as Error).message).to.equal('engine missing');
+    expect((failure as Error).message).to.equal('Provider "slow" (providers[0], plugin fake) failed to start: its warm-up failed: engine missing');
   });
 });

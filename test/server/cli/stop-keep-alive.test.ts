@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { fixturesRoot, projectRoot } from '../../support/paths';
+import { GatewayProcess } from './gateway-process';
+
+const CLI = join(projectRoot, 'dist', 'server', 'cli.js');
+
+function listenOn(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+/** What one raw keep-alive connection received, as text, and when it closed. */
+class RawConnection {
+  received = '';
+  readonly closed: Promise<void>;
+  readonly socket: Socket;
+  private waiters: (() => void)[] = [];
+
+  constructor(port: number) {
+    this.socket = connect(port, '127.0.0.1');
+    this.socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.toString('latin1');
+      for (const waiter of this.waiters.splice(0)) waiter();
+    });
+    this.socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
+  }
+
+  async until(pattern: RegExp): Promise<void> {
+    while (!pattern.test(this.received)) {
+      if (this.socket.destroyed) throw new Error(`the connection closed before ${pattern}; received:\n${this.received.slice(0, 400)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        this.socket.once('close', resolve);
+      });
+    }
+  }
+}
+
+describe('server stop: a keep-alive connection reused during the drain', function () {
+  this.timeout(60_000);
+  let directory: string;
+  let gateway: GatewayProcess | undefined;
+  beforeEach(() => (directory = mkdtempSync(join(tmpdir(), 'tts-gateway-stop-'))));
+  afterEach(() => {
+    gateway?.kill();
+    gateway = undefined;
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('answers the next request of a connection whose stream was in flight at SIGTERM, closes it, and exits 0', async () => {
+    // An OpenAI-shaped upstream that sends half of its audio, then waits for the test.
+    const mp3 = readFileSync(join(fixturesRoot, 'audio', 'speech-22050.mp3'));
+    let held: ServerResponse | undefined;
+    let speechArrived: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (speechArrived = resolve));
+    const upstream = createServer((request, response) => {
+      if (request.url === '/v1/audio/speech') {
+        request.resume();
+        response.writeHead(200, { 'Content-Type': 'audio/mpeg' });
+        response.write(mp3.subarray(0, mp3.length / 2));
+        held = response;
+        speechArrived();
+        return;
+      }
+      response.writeHead(404).end();
+    });
+    const upstreamPort = await listenOn(upstream);
+    try {
+      writeFileSync(
+        join(directory, 'tts-gateway.config.yaml'),
+        [
+          'server:',
+          '  host: 127.0.0.1',
+          '  port: 0',
+          'database:',
+          '  url: "sqlite::memory:"',
+          'logging:',
+          '  format: json',
+          'providers:',
+          '  - plugin: openai-compatible',
+          '    options:',
+          `      baseUrl: http://127.0.0.1:${upstreamPort}`,
+          '      models: [tts-1]',
+          '      voices: [alloy]',
+          '',
+        ].join('\n'),
+      );
+      gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
+      const port = await gateway.port();
+      const registered = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password: 'correct horse' }),
+      });
+      const apiKey = ((await registered.json()) as { data: { apiKey: string } }).data.apiKey;
+
+      // A keep-alive client (an SDK's agent) streams speech on one connection...
+      const connection = new RawConnection(port);
+      const body = JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'Still speaking when the stop comes.', response_format: 'mp3' });
+      connection.socket.write(
+        `POST /v1/audio/speech HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\nAuthorization: Bearer ${apiKey}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await arrived;
+      await connection.until(/^HTTP\/1\.1 200/);
+
+      gateway.child.kill('SIGTERM');
+      await gateway.waitFor(/"message":"shutting down"/);
+      held?.end(mp3.subarray(mp3.length / 2));
+      await connection.until(/\r\n0\r\n\r\n$/);
+
+      // ...and, its stream over, sends its next request on the same connection.
+      connection.socket.write('GET /health/live HTTP/1.1\r\nHost: gateway\r\n\r\n');
+      await connection.closed;
+
+      await gateway.exitCode();
+      expect(gateway.stderr).to.equal('');
+      expect(await gateway.exitCode()).to.equal(0);
+      const answers = connection.received.match(/^HTTP\/1\.1 \d+/gm);
+      expect(answers).to.deep.equal(['HTTP/1.1 200', 'HTTP/1.1 200']);
+      const second = connection.received.slice(connection.received.lastIndexOf('HTTP/1.1 200'));
+      expect(second).to.match(/\r\nConnection: close\r\n/i);
+    } finally {
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+});
