@@ -15,20 +15,26 @@ const LARGEST_CHUNK_CHARS = 400;
  */
 export function splitForStreaming(text: string, limits: ChunkLimits): string[] {
   const smallest = { ...limits, maxChars: Math.min(limits.maxChars, FIRST_CHUNK_CHARS) };
-  const pieces = splitText(text, smallest);
   const chunks: string[] = [];
-  let current = '';
+  // Chunks are cut from the text itself, so what stood between two pieces (a space, or nothing
+  // inside a word or in a script without spaces) stays as it was.
+  let cursor = 0;
+  let start = -1;
+  let end = 0;
   let budget = smallest.maxChars;
-  for (const piece of pieces) {
-    const joined = current.length === 0 ? piece : `${current} ${piece}`;
-    if (current.length > 0 && !fitsWithin(joined, { ...limits, maxChars: budget })) {
-      chunks.push(current);
+  for (const piece of splitText(text, smallest)) {
+    // Each piece is the text's next stretch, trimmed.
+    const pieceStart = text.indexOf(piece, cursor);
+    cursor = pieceStart + piece.length;
+    if (start >= 0 && !fitsWithin(text.slice(start, cursor), { ...limits, maxChars: budget })) {
+      chunks.push(text.slice(start, end));
       budget = Math.min(limits.maxChars, LARGEST_CHUNK_CHARS, budget * 2);
-      current = piece;
-    } else {
-      current = joined;
+      start = pieceStart;
+    } else if (start < 0) {
+      start = pieceStart;
     }
+    end = cursor;
   }
-  if (current.length > 0) chunks.push(current);
+  if (start >= 0) chunks.push(text.slice(start, end));
   return chunks;
 }

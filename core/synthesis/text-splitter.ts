@@ -15,7 +15,11 @@ export interface ChunkLimits {
 // Made at the first long text, not at import: the first one loads ICU's break rules (10 ms or more of a start).
 let sentenceSegmenter: Intl.Segmenter | undefined;
 let wordSegmenter: Intl.Segmenter | undefined;
-const CLAUSE_END = /(?<=[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A])\s*/u;
+/**
+ * After clause punctuation: Western marks only where a space follows (`1,500` and `10:30` are not
+ * clauses), CJK forms (written without spaces) always. Zero-width, so no character is lost or added.
+ */
+const CLAUSE_END = /(?<=[,;:\u2013\u2014]\s+|[\u3001\uFF0C\uFF1B\uFF1A]\s*)(?=\S)/u;
 const encoder = new TextEncoder();
 
 /** Whether `text` is within the model's limits, in code points and (when it has one) bytes. */
@@ -28,7 +32,7 @@ function breakDown(piece: string, limits: ChunkLimits, level: number): string[] 
   if (fitsWithin(piece, limits)) return [piece];
   const levels: ((text: string) => string[])[] = [
     (text) => [...(sentenceSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'sentence' })).segment(text)].map((segment) => segment.segment),
-    (text) => text.split(CLAUSE_END).filter((part) => part.length > 0).map((part, index, parts) => (index < parts.length - 1 ? `${part} ` : part)),
+    (text) => text.split(CLAUSE_END),
     // Between whitespace-separated words, so punctuation stays with its word...
     (text) => text.split(/(?<=\s)(?=\S)/u),
     // ...then by dictionary word boundaries, for scripts written without spaces.

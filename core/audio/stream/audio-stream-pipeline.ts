@@ -103,12 +103,13 @@ export class AudioStreamPipeline {
   private async finishAnswer(): Promise<Uint8Array> {
     const answer = this.answer;
     if (!answer) return new Uint8Array(0);
-    this.answer = undefined;
     try {
+      // Still the current answer: what its decoder gives only at the end (FLAC, Opus, AAC) needs its rate.
       const body = await this.decoded(await answer.end());
       const tail = this.resampler ? await this.joined(this.resampler.end()) : new Uint8Array(0);
       return concatBytes([body, tail]);
     } finally {
+      this.answer = undefined;
       this.resampler = undefined;
       answer.dispose();
     }
