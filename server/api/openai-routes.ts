@@ -1,7 +1,7 @@
-import { SPEECH_SCHEMA } from '../openai/speech-schema';
+import { OPENAI_CONTENT_TYPES, SPEECH_SCHEMA } from '../openai/speech-schema';
 import { VOICE_LIST_ERRORS } from './api-routes';
 import type { RouteDescription } from './route-description';
-import { AUDIO_MEDIA_TYPES, BINARY_SCHEMA } from './response-schemas';
+import { BINARY_SCHEMA } from './response-schemas';
 import { OPENAI_MODEL_LIST_SCHEMA, OPENAI_MODEL_SCHEMA, OPENAI_VOICE_LIST_SCHEMA, SPEECH_EVENTS_SCHEMA } from './openai-schemas';
 import { SYNTHESIS_HEADERS } from './synthesis-headers';
 
@@ -19,7 +19,7 @@ export const OPENAI_ROUTES = {
     summary: 'Speech from text, streamed as it is made',
     description:
       "OpenAI's body, plus the gateway's `pitch` and `volume` (0.5 to 2.0). `input`: 1 to 10,000 characters, split at sentences. " +
-      '`stream_format: sse` answers server-sent events instead of the audio bytes. `pcm` is 24 kHz 16-bit mono.',
+      '`stream_format: sse` answers server-sent events instead of the audio bytes. `pcm` is 24 kHz 16-bit mono little-endian.',
     security: 'key',
     errorFormat: 'openai',
     requestBody: { schema: SPEECH_SCHEMA, example: { model: 'tts-1', input: 'Hello from the gateway.', voice: 'alloy', response_format: 'mp3', speed: 1.0 } },
@@ -27,7 +27,7 @@ export const OPENAI_ROUTES = {
       {
         status: 200,
         description: 'The audio, chunked as it is made (or its events with `stream_format: sse`)',
-        content: [...AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), { mediaType: 'text/event-stream', schema: SPEECH_EVENTS_SCHEMA }],
+        content: [...Object.values(OPENAI_CONTENT_TYPES).map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), { mediaType: 'text/event-stream', schema: SPEECH_EVENTS_SCHEMA }],
         headers: SYNTHESIS_HEADERS,
       },
     ],

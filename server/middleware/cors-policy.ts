@@ -13,6 +13,7 @@ export const EXPOSED_HEADERS: readonly string[] = [
   'X-TTS-Cache',
   'X-TTS-Instructions',
   'Retry-After',
+  'X-Should-Retry',
   'RateLimit',
   'RateLimit-Policy',
   'Content-Disposition',

@@ -15,8 +15,8 @@ function clearSuccessHeaders(response: Response, keepContentRange: boolean): voi
   if (!keepContentRange) response.removeHeader('Content-Range');
 }
 
-/** How an API writes an error: its status and JSON body. */
-export type ErrorRendering = (error: GatewayError) => { readonly status: number; readonly body: unknown };
+/** How an API writes an error: its status, JSON body and any headers of its own. */
+export type ErrorRendering = (error: GatewayError) => { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> };
 
 /** The spec's envelope, at the catalogue's status. */
 export const renderEnvelope: ErrorRendering = (error) => ({ status: error.status, body: errorEnvelope(error) });
@@ -51,6 +51,7 @@ export function errorHandler(logger: Logger, render: ErrorRendering = renderEnve
       response.setHeader('Retry-After', String(Math.max(0, Math.ceil(retryAfterSeconds))));
     }
     const rendered = render(gatewayError);
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) response.setHeader(name, value);
     sendJson(response, rendered.status, rendered.body);
   };
 }

@@ -41,11 +41,20 @@ function paramOf(error: GatewayError, shape: OpenAiShape | undefined): string | 
   return PARAM_NAMES[field] ?? field;
 }
 
+/** The statuses the official SDKs retry on their own (twice by default), unless told `x-should-retry: false`. */
+const sdkRetries = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
+
+/** The longest Retry-After worth a retry: the JS SDK sleeps through any, however long (a daily quota's, hours). */
+const LONGEST_RETRY_WAIT_SECONDS = 60;
+
+/** An answer another attempt cannot change soon: a retry would only repeat the failure (and the provider call). */
+const isFinal = (error: GatewayError): boolean => !error.retryable || (error.retryAfterSeconds ?? 0) > LONGEST_RETRY_WAIT_SECONDS;
+
 /** A coded error in OpenAI's shape, at the status OpenAI would use. */
 export const renderOpenAiError: ErrorRendering = (error) => {
   const shape = SHAPES[error.code];
   const status = shape?.status ?? error.status;
   const type = shape?.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
   const body: OpenAiErrorBody = { error: { message: error.message, type, param: paramOf(error, shape), code: shape?.code ?? null } };
-  return { status, body };
+  return { status, body, ...(sdkRetries(status) && isFinal(error) ? { headers: { 'x-should-retry': 'false' } } : {}) };
 };

@@ -9,7 +9,7 @@ import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
 import { checkSynthesisText } from '../validation/synthesis-text';
 import { sendSpeechEvents } from './send-sse';
-import type { SpeechBody } from './speech-schema';
+import { OPENAI_CONTENT_TYPES, type SpeechBody } from './speech-schema';
 
 /** OpenAI's `pcm` is 24 kHz 16-bit mono little-endian with no header; clients assume that rate. */
 export const OPENAI_PCM_SAMPLE_RATE = 24_000;
@@ -61,7 +61,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
       });
       addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
       const tokens = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
-      const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger);
+      const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger, OPENAI_CONTENT_TYPES[format]);
       if (completed) {
         const { bytes, durationSeconds } = synthesis.progress;
         usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' });

@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'ajv';
-import { AUDIO_FORMATS, MULTIPLIER_RANGE } from '../../core';
+import { AUDIO_FORMATS, MULTIPLIER_RANGE, type AudioFormat } from '../../core';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 };
 /** The gateway's one range for speed, pitch and volume multipliers. */
@@ -27,6 +27,20 @@ export const SPEECH_SCHEMA: SchemaObject = {
     pitch: multiplier,
     volume: multiplier,
   },
+};
+
+/**
+ * The Content-Type of each format on `/v1`: pcm is `audio/pcm`, as OpenAI-compatible servers
+ * answer it (`audio/L16` names big-endian samples, RFC 2586; these are little-endian); Ogg Opus
+ * is `audio/ogg` (RFC 7845).
+ */
+export const OPENAI_CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/ogg; codecs=opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
 };
 
 /** A body that passed SPEECH_SCHEMA, defaults filled in. */

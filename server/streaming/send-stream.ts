@@ -34,10 +34,10 @@ export function streamContentType(stream: SynthesisStream): string {
  * error answer any more: it is logged and the connection is cut, so the client sees a broken
  * transfer rather than a clean end that looks like success.
  */
-export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger): Promise<boolean> {
+export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger, contentType = streamContentType(stream)): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
-  response.setHeader('Content-Type', streamContentType(stream));
+  response.setHeader('Content-Type', contentType);
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('X-Content-Type-Options', 'nosniff');
   // No flushHeaders(): the first piece is ready already, and goes out in one write with them.

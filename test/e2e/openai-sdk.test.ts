@@ -81,7 +81,7 @@ describe('e2e: the official openai SDK against the zero-config gateway', functio
       expect(seconds, `${format} duration`).to.be.within(1, 8);
       const peak = decoded.samples.reduce((max, sample) => Math.max(max, Math.abs(sample)), 0);
       expect(peak, `${format} is not silence`).to.be.greaterThan(0.05);
-      if (format === 'pcm') expect(response.headers.get('content-type')).to.equal('audio/L16;rate=24000;channels=1');
+      if (format === 'pcm') expect(response.headers.get('content-type')).to.equal('audio/pcm');
     });
   }
 

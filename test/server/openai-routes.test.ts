@@ -75,9 +75,9 @@ describe('server /v1 (OpenAI-compatible)', () => {
       expect(testApp.synthesisCalls.map((call) => call.context.useCache)).to.deep.equal([true, false]);
     });
 
-    it('labels pcm with its rate', async () => {
+    it('labels pcm as OpenAI does', async () => {
       const response = await speech({ ...SPEECH, response_format: 'pcm' }).expect(200);
-      expect(response.headers['content-type']).to.equal('audio/L16;rate=24000;channels=1');
+      expect(response.headers['content-type']).to.equal('audio/pcm');
     });
 
     it('says in a header when the model ignores instructions', async () => {

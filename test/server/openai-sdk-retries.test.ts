@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { GatewayError } from '../../core';
+import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
+
+const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' } as const;
+
+/**
+ * The official SDK retries 408, 409, 429 and every 5xx (twice by default), waiting what
+ * Retry-After says, unless the answer says `x-should-retry: false`. These tests drive the SDK
+ * itself against the gateway, with its default retries.
+ */
+describe('server /v1 with the official SDK: its automatic retries', () => {
+  let testApp: TestApp;
+  let apiKey: string;
+  let server: Server;
+  let baseURL: string;
+
+  async function start(options: TestAppOptions): Promise<void> {
+    testApp = await buildTestApp(options);
+    ({ apiKey } = await testApp.register());
+    server = createServer(testApp.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await testApp.close();
+  });
+
+  it('does not make the SDK wait until midnight and ask again when the daily character quota is used up', async () => {
+    await start({ limits: { perKey: {}, charactersPerDay: 20 } });
+    // The SDK logs its decision about an error answer before it sleeps for a retry.
+    let decided: (message: string) => void = () => undefined;
+    const decision = new Promise<string>((resolve) => (decided = resolve));
+    const info = (message: string): void => {
+      if (/failed with status/.test(message)) decided(message);
+    };
+    const silent = (): void => undefined;
+    const controller = new AbortController();
+    const client = new OpenAI({ apiKey, baseURL, logLevel: 'info', logger: { error: silent, warn: silent, info, debug: silent } });
+    // Asks for more characters than the whole day allows: no wait can make it succeed.
+    const call = client.audio.speech.create({ ...SPEECH, input: 'x'.repeat(50) }, { signal: controller.signal }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const message = await decision;
+    controller.abort();
+    expect(message).to.match(/failed with status 429/);
+    // Else the SDK now sleeps for Retry-After (hours; the abort does not end that sleep), then asks again.
+    expect(message.split(' - ').at(-1)).to.equal('error; not retryable');
+    expect(await call).to.be.instanceOf(OpenAI.RateLimitError);
+  });
+
+  for (const code of ['TTS_ERR_UPSTREAM_AUTH', 'TTS_ERR_UPSTREAM_QUOTA', 'TTS_ERR_INTERNAL'] as const) {
+    it(`makes one synthesis, not three, for a final ${code}`, async () => {
+      await start({
+        stream: async () => {
+          throw new GatewayError(code, 'the provider will answer the same again');
+        },
+      });
+      const failures: string[] = [];
+      testApp.accounts.recordFailedUsage = async (_accountId, model) => {
+        failures.push(model);
+      };
+      const client = new OpenAI({ apiKey, baseURL });
+      const error = await client.audio.speech.create(SPEECH).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).to.be.instanceOf(OpenAI.InternalServerError);
+      expect(testApp.synthesisCalls, 'synthesis calls').to.have.length(1);
+      expect(failures, 'failed usage rows').to.deep.equal(['tts-1']);
+    });
+  }
+});
