@@ -98,7 +98,7 @@ describe('server GET /api/v1/audio/download/:file', () => {
     it('serves raw PCM with its rate and channels', async () => {
       const pcm = await testApp.audioStore.save(Buffer.alloc(48), 'pcm', { sampleRate: 22_050 });
       const response = await download(pcm.fileName).expect(200);
-      expect(response.headers['content-type']).to.equal('audio/L16;rate=22050;channels=1');
+      expect(response.headers['content-type']).to.equal('audio/pcm;rate=22050;channels=1');
     });
 
     it('answers 404 in the envelope for an unknown file', async () => {

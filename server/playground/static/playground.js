@@ -4,7 +4,7 @@
 
 (function () {
   var KEY_STORAGE = 'tts-gateway-playground-key';
-  var MEDIA_TYPES = { mp3: 'audio/mpeg', opus: 'audio/ogg; codecs=opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/L16; rate=24000; channels=1' };
+  var MEDIA_TYPES = { mp3: 'audio/mpeg', opus: 'audio/ogg; codecs=opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
 
   var element = function (id) { return document.getElementById(id); };
   var keyInput = element('api-key');
