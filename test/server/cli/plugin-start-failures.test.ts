@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { projectRoot } from '../../support/paths';
 import { GatewayProcess } from './gateway-process';
-
-const CLI = join(projectRoot, 'dist', 'server', 'cli.js');
+import { CLI } from './spawned-gateway-support';
 
 /** A third-party plugin file whose provider has the given `warmUp` (source text of a method). */
 function pluginWithWarmUp(warmUp: string): string {

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -8,14 +8,9 @@ import { Client } from 'pg';
 import { MIGRATION_LOCK_KEY } from '../../../core/accounts/postgres-migrate';
 import { eventually } from '../../support/eventually';
 import { sharedPostgres } from '../../support/servers/shared-servers';
-import { fixturesRoot, projectRoot } from '../../support/paths';
+import { fixturesRoot } from '../../support/paths';
 import { GatewayProcess } from './gateway-process';
-
-const CLI = join(projectRoot, 'dist', 'server', 'cli.js');
-
-function listenOn(server: Server, host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
-}
+import { CLI, listenOn, registeredKey, writeOpenAiCompatibleConfig } from './spawned-gateway-support';
 
 /** Resolves with the error code of a TCP connection attempt, or 'connected'. */
 function tryConnect(port: number): Promise<string> {
@@ -119,34 +114,11 @@ describe('server start and stop (spawned gateway processes)', function () {
     });
     const upstreamPort = await listenOn(upstream);
     try {
-      writeFileSync(
-        join(directory, 'tts-gateway.config.yaml'),
-        [
-          'server:',
-          '  host: 127.0.0.1',
-          '  port: 0',
-          'database:',
-          '  url: "sqlite::memory:"',
-          'logging:',
-          '  format: json',
-          'providers:',
-          '  - plugin: openai-compatible',
-          '    options:',
-          `      baseUrl: http://127.0.0.1:${upstreamPort}`,
-          '      models: [tts-1]',
-          '      voices: [alloy]',
-          '',
-        ].join('\n'),
-      );
+      writeOpenAiCompatibleConfig(directory, upstreamPort);
       gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
       const port = await gateway.port();
       const base = `http://127.0.0.1:${port}`;
-      const registered = await fetch(`${base}/api/v1/auth/register`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: 'ada@example.com', password: 'correct horse' }),
-      });
-      const apiKey = ((await registered.json()) as { data: { apiKey: string } }).data.apiKey;
+      const apiKey = await registeredKey(port);
       const inFlight = fetch(`${base}/api/v1/common/tts-sync`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },

@@ -1,17 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { fixturesRoot, projectRoot } from '../../support/paths';
+import { fixturesRoot } from '../../support/paths';
 import { GatewayProcess } from './gateway-process';
-
-const CLI = join(projectRoot, 'dist', 'server', 'cli.js');
-
-function listenOn(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
+import { CLI, listenOn, registeredKey, writeOpenAiCompatibleConfig } from './spawned-gateway-support';
 
 /** What one raw keep-alive connection received, as text, and when it closed. */
 class RawConnection {
@@ -71,33 +66,10 @@ describe('server stop: a keep-alive connection reused during the drain', functio
     });
     const upstreamPort = await listenOn(upstream);
     try {
-      writeFileSync(
-        join(directory, 'tts-gateway.config.yaml'),
-        [
-          'server:',
-          '  host: 127.0.0.1',
-          '  port: 0',
-          'database:',
-          '  url: "sqlite::memory:"',
-          'logging:',
-          '  format: json',
-          'providers:',
-          '  - plugin: openai-compatible',
-          '    options:',
-          `      baseUrl: http://127.0.0.1:${upstreamPort}`,
-          '      models: [tts-1]',
-          '      voices: [alloy]',
-          '',
-        ].join('\n'),
-      );
+      writeOpenAiCompatibleConfig(directory, upstreamPort);
       gateway = new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
       const port = await gateway.port();
-      const registered = await fetch(`http://127.0.0.1:${port}/api/v1/auth/register`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: 'ada@example.com', password: 'correct horse' }),
-      });
-      const apiKey = ((await registered.json()) as { data: { apiKey: string } }).data.apiKey;
+      const apiKey = await registeredKey(port);
 
       // A keep-alive client (an SDK's agent) streams speech on one connection...
       const connection = new RawConnection(port);
