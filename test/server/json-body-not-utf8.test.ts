@@ -23,7 +23,7 @@ function postRaw(port: number, path: string, headers: Record<string, string>, by
  * UTF-8". A client that sends Latin-1 (or Windows-1252) bytes as JSON, the commonest encoding
  * mistake, must hear so; instead each such byte silently becomes U+FFFD and is synthesized.
  */
-describe('audit: a JSON body that is not UTF-8', () => {
+describe('server: a JSON body that is not UTF-8', () => {
   let testApp: TestApp;
   let server: Server;
   let port: number;

@@ -9,7 +9,7 @@ import { expectErrorEnvelope } from './support/test-app';
  * is 503 TTS_ERR_UNAVAILABLE ("the provider cannot be reached"), and the answer must say when to
  * retry; it carries no Retry-After at all.
  */
-describe('audit: a 503 for a provider that cannot be reached', function () {
+describe('server: a 503 for a provider that cannot be reached', function () {
   this.timeout(60_000);
   let subject: FaultGateway;
   before(async () => {

@@ -11,7 +11,7 @@ const VALID = { model: 'espeak-ng', text: 'Hello', voice: 'en-us' };
  * own mistakes (unknown model, bad format)". A request for an unknown model passes the limits
  * (it uses up one of the minute's requests) and fails: it is a request, not an error.
  */
-describe('audit: GET /api/v1/usage counts every request that passed the limits', () => {
+describe('server GET /api/v1/usage counts every request that passed the limits', () => {
   let testApp: TestApp;
   afterEach(() => testApp.close());
 

@@ -21,6 +21,9 @@
 
   /** Voices of the chosen model, as GET /v1/audio/voices answered them. */
   var voices = [];
+  /** Lists asked for so far: an answer to an older question (the model changed meanwhile) is dropped. */
+  var modelsAsked = 0;
+  var voicesAsked = 0;
   /** Blob URLs of the last answer, revoked when the next one starts. */
   var objectUrls = [];
 
@@ -77,26 +80,31 @@
   async function loadModels() {
     if (!apiKey()) { showError('Enter an API key first (or register / log in).'); return; }
     clearError();
+    var asked = ++modelsAsked;
     try {
       var list = await getJson('v1/models');
+      if (asked !== modelsAsked) return;
       var ids = list.data.map(function (model) { return model.id; });
       fillSelect(modelSelect, ids.map(function (id) { return { value: id, label: id }; }), true);
       if (!ids.includes(modelSelect.value) || !modelSelect.value) modelSelect.value = ids.includes('tts-1') ? 'tts-1' : ids[0];
       await loadVoices();
     } catch (error) {
-      showError(error.message);
+      if (asked === modelsAsked) showError(error.message);
     }
   }
 
   async function loadVoices() {
     clearError();
+    var asked = ++voicesAsked;
     try {
       var answer = await getJson('v1/audio/voices?model=' + encodeURIComponent(modelSelect.value));
+      if (asked !== voicesAsked) return;
       voices = answer.voices;
       var languages = Array.from(new Set(voices.map(function (voice) { return voice.language; }))).sort();
       fillSelect(languageSelect, [{ value: '', label: 'All languages' }].concat(languages.map(function (language) { return { value: language, label: language }; })), true);
       showVoices();
     } catch (error) {
+      if (asked !== voicesAsked) return;
       voices = [];
       showVoices();
       showError(error.message);

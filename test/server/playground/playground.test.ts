@@ -90,7 +90,14 @@ describe('server GET / (the playground, in a real browser)', function () {
       expect(await page.getByLabel('Language').inputValue()).to.equal(language);
     }
     const voice = await page.locator('#voice option').first().getAttribute('value');
-    await page.getByLabel('Voice').selectOption(voice!);
+    await page
+      .getByLabel('Voice')
+      .selectOption(voice!)
+      .catch(async (error: unknown) => {
+        // Say what the page says (a failed voice list empties the select and shows why).
+        const shown = await page.locator('[role="alert"]').allTextContents();
+        throw new Error(`could not choose voice ${voice}: ${(error as Error).message.split('\n')[0]}; the page says: ${JSON.stringify(shown)}`);
+      });
     return voice!;
   }
 
