@@ -39,7 +39,7 @@ import { TOKENS } from './container-tokens';
 import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
-import { recordProviderFailure } from './observe-synthesis';
+import { recordProviderFailure } from './provider-failure-health';
 import { providerOfModel, refusesCalls } from './catalog-lookups';
 import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
@@ -198,7 +198,6 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   relisting.start();
   const observers = {
     metrics,
-    health: providerHealth,
     isServed: (model: string) => router.find(model) !== undefined || providerOfModel(catalog, model) !== undefined,
     providerOf: (model: string) => providerOfModel(catalog, model),
   };

@@ -5,8 +5,9 @@ import { servedByName, type ModelRouter, type RememberedFacts, type SynthesisReq
  * `fallback` route, an answer made by a later target (the preferred one was failing then) does
  * only while the preferred target's provider still refuses calls (its circuit open, its trial not
  * due yet): once that provider takes calls again, the request is a miss, and the preferred
- * target's answer replaces the fallback's (or, should the call fail, a fallback's answer again). Every other answer (a real model's, an alias's, a load-balanced route's, the
- * preferred target's own) answers until it expires.
+ * target's answer replaces the fallback's (or, should the call fail, a fallback's answer again).
+ * Every other answer (a real model's, an alias's, a load-balanced route's, the preferred target's
+ * own) answers until it expires.
  */
 export function fallbackAnswersWhileNeeded(router: Pick<ModelRouter, 'preferredTarget'>, refusesCalls: (model: string) => boolean) {
   return (request: SynthesisRequest, remembered: RememberedFacts): boolean => {

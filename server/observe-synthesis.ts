@@ -1,27 +1,17 @@
-import { codePointCount, isGatewayError, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type ProviderHealth, type SynthesisOutcome } from '../core';
+import { codePointCount, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type SynthesisOutcome } from '../core';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
 
 export interface SynthesisObservers {
   readonly metrics: Metrics;
-  readonly health: ProviderHealth;
   /** Whether a model name is served (a catalog model, a route or an alias). */
   readonly isServed: (model: string) => boolean;
   /** The provider instance of a catalog model; undefined for a route (chosen per request) or an unknown name. */
   readonly providerOf: (model: string) => string | undefined;
 }
 
-/** Upstream failures: they say something about the provider's health (client errors do not). */
-const PROVIDER_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
-
-/** Keeps a provider's failure as its last error for /health/ready, when it says something of the provider. */
-export function recordProviderFailure(health: ProviderHealth, provider: string, error: unknown): void {
-  if (isGatewayError(error) && PROVIDER_STATUSES.has(error.status)) health.recordError(provider, `${error.code}: ${error.message}`);
-}
-
 /** Times one synthesis and reports it once, whatever way it ends. */
 class Observation {
   private readonly started = process.hrtime.bigint();
-  private readonly provider: string | undefined;
   private readonly labels: { model: string; provider: string };
   private readonly characters: number;
 
@@ -29,9 +19,8 @@ class Observation {
     request: SynthesisRequest,
     private readonly observers: SynthesisObservers,
   ) {
-    this.provider = observers.providerOf(request.model);
     // A model nobody serves is the client's typo: never a label of its own.
-    this.labels = { model: observers.isServed(request.model) ? request.model : UNKNOWN_LABEL, provider: this.provider ?? UNKNOWN_LABEL };
+    this.labels = { model: observers.isServed(request.model) ? request.model : UNKNOWN_LABEL, provider: observers.providerOf(request.model) ?? UNKNOWN_LABEL };
     this.characters = codePointCount(request.text);
   }
 
@@ -49,14 +38,13 @@ class Observation {
 
   failed(error: unknown): void {
     this.finished(synthesisOutcomeOf(error), undefined);
-    if (this.provider !== undefined) recordProviderFailure(this.observers.health, this.provider, error);
   }
 }
 
 /**
  * Counts each stored synthesis (tts-sync) by model, provider and outcome, with its characters
- * and duration, and keeps a provider's last upstream error for /health/ready. Wraps the call
- * from the outside, so the synthesis service needs no metrics code.
+ * and duration. Wraps the call from the outside, so the synthesis service needs no metrics code
+ * (a provider's last error for /health/ready is kept by its resilience layer).
  */
 export function observeSynthesis(synthesize: SynthesizeFunction, observers: SynthesisObservers): SynthesizeFunction {
   return async (request, context) => {

@@ -96,20 +96,21 @@ export class ResilientProvider implements TtsProvider {
     // A request without a deadline gets the default one.
     const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };
     if (!this.breaker) return this.withRetries(request, bounds, attempt);
-    // Set while this caller waits for a half-open trial (the trial itself starts before it is).
-    let wait: LinkedAbort | undefined;
+    // The signal of this caller's wait for a half-open trial; set after `execute`, which starts the trial itself at once.
+    let waitSignal: AbortSignal | undefined;
     const running = this.breaker.execute(() => {
       // A caller that gave up waiting was answered already: its call neither starts (work for
       // nobody) nor counts (its deadline error says nothing of the provider).
-      if (!wait?.signal.aborted) return this.withRetries(request, bounds, attempt);
-      const gaveUp = abortError(this.options.instanceId, wait.signal);
+      if (!waitSignal?.aborted) return this.withRetries(request, bounds, attempt);
+      const gaveUp = abortError(this.options.instanceId, waitSignal);
       stoppedByItsCaller(gaveUp);
       return Promise.reject(gaveUp);
     });
     if (this.breaker.state() !== 'half-open') return running;
     // A half-open circuit makes callers wait for its trial: never past their own deadline.
-    const waiting = (wait = this.boundedLink(request.signal, bounds));
-    return untilAborted(running, waiting.signal, this.options.instanceId).finally(() => waiting.dispose());
+    const wait = this.boundedLink(request.signal, bounds);
+    waitSignal = wait.signal;
+    return untilAborted(running, wait.signal, this.options.instanceId).finally(() => wait.dispose());
   }
 
   /** A signal that follows `parent` and, when the clock is this layer's, aborts at the deadline. */

@@ -1,12 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { startTestGateway } from './gateway-harness';
-
-function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = exposition.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
-}
+import { sample } from '../support/metric-sample';
 
 /** The real gateway feeds the metrics that live outside the HTTP layer: upstream calls, the cache, breakers, the queue. */
 describe('e2e: metrics fed by the synthesis path', function () {

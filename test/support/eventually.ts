@@ -13,3 +13,13 @@ export async function eventually(check: () => void | Promise<void>, attempts = 1
     }
   }
 }
+
+/** Polls `check` until it holds or `limitMs` has passed; answers whether it held (for a test that also asserts it does not). */
+export async function holdsWithin(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
 import { AccountService, openAccountStore, RedisKeyRevocations, type AccountStore } from '../../../core';
 import { ownRedis, sharedPostgres } from '../../support/servers/shared-servers';
+import { holdsWithin } from '../../support/eventually';
 
 const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
 /** Long enough that only a broadcast or a cache drop can explain a replica refusing the key. */
 const LONG_CACHE_MS = 600_000;
-
-async function eventually(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
 
 describe('core/redis key revocations: a replica that started while Redis was away', () => {
   const closing: (() => Promise<unknown>)[] = [];
@@ -44,6 +36,6 @@ describe('core/redis key revocations: a replica that started while Redis was awa
         () => false,
         () => true,
       );
-    expect(await eventually(refused, 3000)).to.equal(true);
+    expect(await holdsWithin(refused, 3000)).to.equal(true);
   });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { AccountService, openAccountStore, RedisKeyRevocations, type AccountStore } from '../../../core';
 import { ownRedis, sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
 import type { RedisServer } from '../../support/servers/redis-server';
+import { holdsWithin } from '../../support/eventually';
 
 const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
 /** Long enough that only a broadcast can explain a replica dropping a key in the test. */
@@ -19,16 +20,6 @@ async function replica(databaseUrl: string, redisUrl: string, keyPrefix: string)
   const accounts = new AccountService(store, { registration: 'open', scrypt: FAST_SCRYPT, keyCacheTtlMs: LONG_CACHE_MS, revocations });
   await revocations.subscribed();
   return { accounts, revocations, store };
-}
-
-/** Polls until `check` holds (at most `limitMs`); answers whether it did. */
-async function eventually(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
 }
 
 const refuses = (accounts: AccountService, apiKey: string) => (): Promise<boolean> =>
@@ -57,7 +48,7 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     expect((await b.accounts.authenticate(apiKey.apiKey)).account.id).to.equal(account.id);
     await a.accounts.revokeKey(account.id, apiKey.id);
     expect(await refuses(a.accounts, apiKey.apiKey)()).to.equal(true);
-    expect(await eventually(refuses(b.accounts, apiKey.apiKey), 1000)).to.equal(true);
+    expect(await holdsWithin(refuses(b.accounts, apiKey.apiKey), 1000)).to.equal(true);
   });
 
   it('keeps serving while Redis is away, and hears revocations again once it is back', async () => {
@@ -76,12 +67,12 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     await redis.resume();
     await Promise.all([a.revocations.subscribed(), b.revocations.subscribed()]);
     // Back: the replica that may have missed announcements dropped its cache.
-    expect(await eventually(refuses(b.accounts, first.apiKey.apiKey), 5000)).to.equal(true);
-    expect(await eventually(async () => (await b.accounts.authenticate(second.apiKey).then(() => true, () => false)), 1000)).to.equal(true);
+    expect(await holdsWithin(refuses(b.accounts, first.apiKey.apiKey), 5000)).to.equal(true);
+    expect(await holdsWithin(async () => (await b.accounts.authenticate(second.apiKey).then(() => true, () => false)), 1000)).to.equal(true);
     // And announcements flow again.
     await b.accounts.authenticate(second.apiKey);
     await a.accounts.revokeKey(first.account.id, second.id);
-    expect(await eventually(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
+    expect(await holdsWithin(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
   });
 
   it('drops its key cache after its first Redis outage too, when it began to listen on a connection already up (as the gateway does, after loading its providers)', async () => {
@@ -89,13 +80,13 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     const revocations = new RedisKeyRevocations({ url: redis.url, keyPrefix: 'late-listener:' });
     replicas.push({ revocations, store: { close: async () => undefined } as AccountStore } as Replica);
     const subscriber = (revocations as unknown as { subscriber: { status: string } }).subscriber;
-    expect(await eventually(async () => subscriber.status === 'ready', 5000)).to.equal(true);
+    expect(await holdsWithin(async () => subscriber.status === 'ready', 5000)).to.equal(true);
     let missed = 0;
     revocations.listen({ onRevoked: () => undefined, onMissed: () => (missed += 1) });
     await revocations.subscribed();
     await redis.stop();
     await redis.resume();
     // Announcements made while it was away are lost: its cache must go.
-    expect(await eventually(async () => missed === 1, 5000)).to.equal(true);
+    expect(await holdsWithin(async () => missed === 1, 5000)).to.equal(true);
   });
 });

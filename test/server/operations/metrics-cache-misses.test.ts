@@ -2,12 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { faultGatewayForSuite } from '../../e2e/fault-gateway';
 import { ScriptedUpstream, step } from '../../e2e/scripted-upstream';
-
-function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = exposition.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
-}
+import { sample } from '../../support/metric-sample';
 
 /** The result cache's counters during a provider outage: each request looked the cache up and found nothing. */
 describe('server GET /metrics: result-cache lookups of requests that then failed', function () {

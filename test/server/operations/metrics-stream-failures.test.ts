@@ -3,17 +3,7 @@ import request from 'supertest';
 import { eventually } from '../../support/eventually';
 import { failingAfterFirstPiece } from '../support/failing-stream';
 import { buildTestApp, type TestApp } from '../support/test-app';
-
-/** The value of one sample line of the exposition (exactly these labels), or undefined. */
-function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const present = line.slice(name.length + 1, line.indexOf('}')).split(',');
-    if (wanted.every((pair) => present.includes(pair)) && present.length === wanted.length) return Number(line.slice(line.indexOf('}') + 1));
-  }
-  return undefined;
-}
+import { sample } from '../../support/metric-sample';
 
 describe('server GET /metrics: a stream the gateway cut because its synthesis failed', () => {
   let testApp: TestApp;

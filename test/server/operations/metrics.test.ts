@@ -3,18 +3,7 @@ import request from 'supertest';
 import { GatewayError } from '../../../core';
 import { PrometheusMetrics } from '../../../server/metrics/prometheus-metrics';
 import { buildTestApp, type TestApp } from '../support/test-app';
-
-/** The value of one sample line of the exposition, or undefined. */
-function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const labelText = line.slice(name.length + 1, line.indexOf('}'));
-    const present = labelText.split(',');
-    if (wanted.every((pair) => present.includes(pair)) && present.length === wanted.length) return Number(line.slice(line.indexOf('}') + 1));
-  }
-  return undefined;
-}
+import { sample } from '../../support/metric-sample';
 
 const EVERY_METRIC = [
   'tts_gateway_http_requests_total',
