@@ -20,6 +20,8 @@ export const EXPOSED_HEADERS: readonly string[] = [
   'Content-Range',
   'Content-Length',
   'Accept-Ranges',
+  // A script resuming a download sends the file's ETag back in If-Range.
+  'ETag',
 ];
 
 /**
@@ -33,6 +35,10 @@ export const ALLOWED_HEADERS: readonly string[] = [
   'Content-Type',
   'X-Request-Id',
   'Range',
+  // Resuming and revalidating a download (not CORS-safelisted, so each needs the preflight's leave).
+  'If-Range',
+  'If-None-Match',
+  'If-Modified-Since',
   'Cache-Control',
   'User-Agent',
   'OpenAI-Organization',

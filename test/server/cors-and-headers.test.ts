@@ -134,4 +134,24 @@ describe('server CORS and security headers', () => {
     const json = await request(testApp.app).get('/health/live').expect(200);
     expect(json.headers['cross-origin-resource-policy']).to.equal('same-origin');
   });
+
+  it('lets a script on a listed origin resume a download: ETag readable, If-Range allowed by the preflight', async () => {
+    await start({ corsOrigins: ['https://app.example.com'] });
+    const { apiKey } = await testApp.register();
+    const synthesis = await request(testApp.app).post('/api/v1/common/tts-sync').set('X-API-Key', apiKey).send({ model: 'espeak-ng', voice: 'en-us', text: 'Hi' });
+    const path = new URL(synthesis.body.data.audio_url).pathname;
+    const preflight = await request(testApp.app)
+      .options(path)
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'range, if-range, if-none-match, if-modified-since')
+      .expect(204);
+    const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(',');
+    expect(allowed).to.include.members(['range', 'if-range', 'if-none-match', 'if-modified-since']);
+    const whole = await request(testApp.app).get(path).set('Origin', 'https://app.example.com').expect(200);
+    const exposed = String(whole.headers['access-control-expose-headers']).split(',');
+    expect(exposed).to.include('ETag');
+    const rest = await request(testApp.app).get(path).set('Origin', 'https://app.example.com').set('Range', 'bytes=10-').set('If-Range', whole.headers.etag).expect(206);
+    expect(rest.headers['content-range']).to.match(/^bytes 10-/);
+  });
 });
