@@ -117,7 +117,7 @@ export const API_ROUTES = {
     description:
       'Synchronous: answers when the file is stored. `speed`, `pitch` and `volume` mean the same on every model; ' +
       'what the provider cannot do natively the gateway does on PCM, as the `X-TTS-Applied` header reports. ' +
-      '`text`: 1 to 10,000 characters (Unicode code points), not only whitespace.',
+      '`text`: 1 to 10,000 characters (Unicode code points), not only whitespace or invisible characters.',
     security: 'key',
     errorFormat: 'envelope',
     requestBody: {

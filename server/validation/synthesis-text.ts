@@ -1,7 +1,13 @@
 import { codePointCount, GatewayError, MAX_TEXT_CODE_POINTS } from '../../core';
 
+/**
+ * A character an engine can speak: not whitespace, not a control character, not an invisible one
+ * (zero-width space and joiners, direction marks, variation selectors, a byte-order mark: Unicode's
+ * default-ignorable code points). Text of those alone gave a provider call billed for silence.
+ */
+const SPEAKABLE = /[^\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
 
-/** Checks `text` is 1..10,000 code points and not only whitespace; returns its length. `field` names it in errors. */
+/** Checks `text` is 1..10,000 code points with something to speak; returns its length. `field` names it in errors. */
 export function checkSynthesisText(text: string, field = 'text'): number {
   const codePoints = codePointCount(text);
   if (codePoints === 0 || codePoints > MAX_TEXT_CODE_POINTS) {
@@ -9,8 +15,8 @@ export function checkSynthesisText(text: string, field = 'text'): number {
       details: [{ field, reason: codePoints === 0 ? 'minLength' : 'maxLength', length: codePoints }],
     });
   }
-  if (text.trim().length === 0) {
-    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must not be only whitespace`, { details: [{ field, reason: 'blank' }] });
+  if (!SPEAKABLE.test(text)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must not be only whitespace or invisible characters`, { details: [{ field, reason: 'blank' }] });
   }
   return codePoints;
 }

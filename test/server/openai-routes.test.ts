@@ -148,6 +148,7 @@ describe('server /v1 (OpenAI-compatible)', () => {
       ['a missing model', { input: 'x', voice: 'alloy' }, 'model'],
       ['an empty input', { ...SPEECH, input: '' }, 'input'],
       ['blank input', { ...SPEECH, input: '   ' }, 'input'],
+      ['input of invisible characters only', { ...SPEECH, input: '\u200b\u200d\ufeff\u2060\u200e' }, 'input'],
       ['input over 10,000 characters', { ...SPEECH, input: 'a'.repeat(10_001) }, 'input'],
       ['speed over 4.0', { ...SPEECH, speed: 4.5 }, 'speed'],
       ['speed under 0.25', { ...SPEECH, speed: 0.2 }, 'speed'],

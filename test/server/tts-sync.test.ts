@@ -67,6 +67,7 @@ describe('server POST /api/v1/common/tts-sync', () => {
       ['an unknown field', { ...VALID, emotion: 'happy' }, 'emotion'],
       ['an empty text', { ...VALID, text: '' }, 'text'],
       ['a whitespace-only text', { ...VALID, text: ' \n\t\u3000 ' }, 'text'],
+      ['a text of invisible characters only', { ...VALID, text: '\u200b \u200c\ufe0f\u00ad\u0000' }, 'text'],
       ['10,001 characters', { ...VALID, text: 'a'.repeat(10_001) }, 'text'],
       ['10,001 emoji', { ...VALID, text: '😀'.repeat(10_001) }, 'text'],
     ];
