@@ -157,7 +157,7 @@ function refusal(exceeded: readonly Policy[], applied: readonly AppliedLimit[], 
       ? `${first.quota} synthesis requests per minute`
       : `${first.quota} characters per day, ${byName.get(first.name)?.remaining ?? 0} left, ${characters} asked`;
   return gatewayError('TTS_ERR_RATE_LIMITED', { provider: `The gateway (${who}: ${what})`, retryAfterSeconds }, {
-    details: exceeded.map((policy) => ({ reason: 'limit_exceeded', policy: policy.name, quota: policy.quota, windowSeconds: policy.windowSeconds })),
+    details: exceeded.map((policy) => ({ reason: 'limit_exceeded', policy: policy.name, unit: policy.unit, quota: policy.quota, windowSeconds: policy.windowSeconds })),
     retryAfterSeconds,
   });
 }

@@ -31,6 +31,14 @@ const SHAPES: Readonly<Partial<Record<string, OpenAiShape>>> = {
   TTS_ERR_RATE_LIMITED: { type: 'requests', code: 'rate_limit_exceeded' },
 };
 
+/**
+ * OpenAI tells a used-up quota (`insufficient_quota`: waiting a minute will not help) from a rate
+ * limit; clients branch on it. The gateway's daily character quota is the former.
+ */
+const QUOTA_USED_UP: OpenAiShape = { type: 'insufficient_quota', code: 'insufficient_quota' };
+const isCharacterQuota = (error: GatewayError): boolean =>
+  error.code === 'TTS_ERR_RATE_LIMITED' && error.details.some((detail) => detail.reason === 'limit_exceeded' && detail.unit === 'characters');
+
 /** The request fields as OpenAI names them, for `param`. */
 const PARAM_NAMES: Readonly<Record<string, string>> = { text: 'input', format: 'response_format' };
 
@@ -52,7 +60,7 @@ const isFinal = (error: GatewayError): boolean => !error.retryable || (error.ret
 
 /** A coded error in OpenAI's shape, at the status OpenAI would use. */
 export const renderOpenAiError: ErrorRendering = (error) => {
-  const shape = SHAPES[error.code];
+  const shape = isCharacterQuota(error) ? QUOTA_USED_UP : SHAPES[error.code];
   const status = shape?.status ?? error.status;
   const type = shape?.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
   const body: OpenAiErrorBody = { error: { message: error.message, type, param: paramOf(error, shape), code: shape?.code ?? null } };

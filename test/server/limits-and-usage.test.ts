@@ -169,7 +169,8 @@ describe('server limits on the streaming routes: tts-stream and /v1/audio/speech
     const speech = () => request(testApp.app).post('/v1/audio/speech').set('Authorization', `Bearer ${apiKey}`).send({ model: 'tts-1', input: 'Hello world', voice: 'alloy' });
     expect((await speech()).status).to.equal(200);
     const refused = await speech().expect(429);
-    expect(refused.body.error.type).to.be.a('string');
+    // A rate limit, not a used-up quota: OpenAI's rate-limit code.
+    expect(refused.body.error).to.include({ type: 'requests', code: 'rate_limit_exceeded' });
     expect(refused.body.error.message).to.include('1 synthesis requests per minute');
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
     expect(refused.headers['ratelimit-policy']).to.equal('"account-minute";q=1;w=60');
