@@ -4,6 +4,8 @@
 
 (function () {
   var KEY_STORAGE = 'tts-gateway-playground-key';
+  /** The gateway's limit, in characters as it counts them (code points: an emoji is one, not two). */
+  var MAX_TEXT_CHARACTERS = 10000;
   var MEDIA_TYPES = { mp3: 'audio/mpeg', opus: 'audio/ogg; codecs=opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
 
   var element = function (id) { return document.getElementById(id); };
@@ -32,6 +34,15 @@
   function showStatus(message) { statusLine.textContent = message; }
 
   function apiKey() { return keyInput.value.trim(); }
+
+  // Not the textarea's maxlength: that counts UTF-16 units, and would cut 10,000 characters of emoji at 5,000.
+  function textCharacters() { return Array.from(element('text').value).length; }
+  function showTextCount() {
+    var count = element('text-count');
+    var characters = textCharacters();
+    count.textContent = characters.toLocaleString('en-US') + ' / ' + MAX_TEXT_CHARACTERS.toLocaleString('en-US') + ' characters';
+    count.classList.toggle('over-limit', characters > MAX_TEXT_CHARACTERS);
+  }
 
   // The key stays in memory unless the user asks to keep it for this tab (sessionStorage, never localStorage).
   function rememberKey() {
@@ -79,6 +90,8 @@
 
   async function loadModels() {
     if (!apiKey()) { showError('Enter an API key first (or register / log in).'); return; }
+    var characters = textCharacters();
+    if (characters > MAX_TEXT_CHARACTERS) { showError('The text has ' + characters.toLocaleString('en-US') + ' characters; the gateway takes at most ' + MAX_TEXT_CHARACTERS.toLocaleString('en-US') + '.'); return; }
     clearError();
     var asked = ++modelsAsked;
     try {
@@ -199,6 +212,8 @@
     clearError();
     resetResult();
     if (!apiKey()) { showError('Enter an API key first (or register / log in).'); return; }
+    var characters = textCharacters();
+    if (characters > MAX_TEXT_CHARACTERS) { showError('The text has ' + characters.toLocaleString('en-US') + ' characters; the gateway takes at most ' + MAX_TEXT_CHARACTERS.toLocaleString('en-US') + '.'); return; }
     var format = element('format').value;
     var body = {
       model: modelSelect.value,
@@ -259,6 +274,8 @@
   languageSelect.addEventListener('change', showVoices);
   element('speech-form').addEventListener('submit', speak);
   ['speed', 'pitch', 'volume'].forEach(showSliderValue);
+  element('text').addEventListener('input', showTextCount);
+  showTextCount();
 
   restoreKey();
   if (apiKey()) loadModels();

@@ -213,4 +213,23 @@ describe('server GET / (the playground, in a real browser)', function () {
     expectOnlySameOrigin(record);
     await page.context().close();
   });
+
+  it('counts the text as the gateway does (an emoji is one character) and refuses more than 10,000 before asking', async () => {
+    const record = await openPlayground();
+    const { page } = record;
+    await chooseVoice(page);
+    // 6,000 emoji are 12,000 UTF-16 units: a textarea maxlength of 10,000 would cut them at 5,000.
+    await page.getByLabel('Text').fill('😀'.repeat(6_000));
+    expect(await page.getByLabel('Text').evaluate((text) => Array.from((text as unknown as PageElement).value).length)).to.equal(6_000);
+    expect(await page.locator('#text-count').textContent()).to.equal('6,000 / 10,000 characters');
+    await page.getByLabel('Text').fill('a'.repeat(10_001));
+    expect(await page.locator('#text-count').textContent()).to.equal('10,001 / 10,000 characters');
+    const speechRequests = () => record.requests.filter((url) => url.endsWith('/v1/audio/speech')).length;
+    await page.getByRole('button', { name: 'Speak' }).click();
+    await page.waitForFunction(() => document.querySelector('[role="alert"]').textContent !== '');
+    expect(await page.getByRole('alert').textContent()).to.equal('The text has 10,001 characters; the gateway takes at most 10,000.');
+    expect(speechRequests()).to.equal(0);
+    expect(record.consoleErrors).to.deep.equal([]);
+    await page.context().close();
+  });
 });
