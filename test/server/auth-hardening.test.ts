@@ -96,5 +96,15 @@ describe('server /api/v1/auth hardening: throttling and key expiry', () => {
       await request(testApp.app).get('/api/v1/tools/models').set('X-API-Key', created.body.data.apiKey).expect(401);
       await request(testApp.app).get('/api/v1/tools/models').set('X-API-Key', forever.body.data.apiKey).expect(200);
     });
+
+    it("lets a login's expiring key make an app's lasting key, which outlives it (keys have no scopes)", async () => {
+      await testApp.register('ada@example.com');
+      const loggedIn = await login('ada@example.com', 'password-123').expect(200);
+      const appKey = await request(testApp.app).post('/api/v1/auth/keys').set('X-API-Key', loggedIn.body.data.apiKey).send({ name: 'app' }).expect(200);
+      expect(appKey.body.data.expiresAt).to.equal(null);
+      clock += 30 * DAY;
+      await request(testApp.app).get('/api/v1/tools/models').set('X-API-Key', loggedIn.body.data.apiKey).expect(401);
+      await request(testApp.app).get('/api/v1/tools/models').set('X-API-Key', appKey.body.data.apiKey).expect(200);
+    });
   });
 });
