@@ -13,6 +13,7 @@ import {
   cachedAccountLimits,
   createPooledFetch,
   Catalog,
+  closeProvider,
   openAccountStore,
   loadProviders,
   warmUpProviders,
@@ -28,6 +29,7 @@ import {
   type AccountStore,
   type AudioStore,
   type LoadedProvider,
+  type LoadProvidersOptions,
   type Metrics,
   type ModelRoute,
   type WindowCounters,
@@ -63,6 +65,8 @@ export interface ComposeOptions {
   readonly fetch?: typeof fetch;
   /** Defaults to a winston logger built from `config.logging`. */
   readonly logger?: Logger;
+  /** Time limits of the plugins' `create()` and `close()`: tests shorten them; defaults 30 s and 10 s. */
+  readonly pluginTimeLimits?: Pick<LoadProvidersOptions, 'createTimeoutMs' | 'closeTimeoutMs'>;
 }
 
 /** A composed gateway: the Express app and a way to release everything it holds. */
@@ -118,6 +122,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   container.register(TOKENS.audioProcessor, { useFactory: startedAudioProcessor });
   let providers: LoadedProvider[] = [];
   let warmedUp: Promise<void>;
+  const closeTimeoutMs = options.pluginTimeLimits?.closeTimeoutMs;
   try {
     providers = await loadProviders(config.providers, {
       builtInDirectory: BUILT_IN_PLUGINS,
@@ -125,13 +130,16 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       logger,
       fetch: container.resolve<typeof fetch>(TOKENS.fetch),
       signal: shutdown.signal,
+      ...options.pluginTimeLimits,
     });
     // Warm-ups (an engine loading in a worker thread, 0.2 s of a 0.9 s start) run while the rest is
     // built and while the gateway already answers: a synthesis meanwhile waits for its engine.
     warmedUp = warmUpProviders(providers, config.providers);
     warmedUp.catch(() => undefined); // the caller's to handle (a failed start); this only keeps it from going unhandled meanwhile
   } catch (error) {
-    await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close(), ...providers.map((loaded) => loaded.provider.close?.())]);
+    // A failed start is a shutdown: a create() still running after its time limit is told to stop.
+    shutdown.abort();
+    await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close(), ...providers.map((loaded) => closeProvider(loaded.provider, loaded.instanceId, logger, closeTimeoutMs))]);
     audioStorage.close();
     throw error;
   }
@@ -237,7 +245,8 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     stopKeySweeper();
     stopQueueGauge();
     relisting.stop();
-    await Promise.allSettled([audioProcessor?.close(), ...providers.map((loaded) => loaded.provider.close?.()), pooled?.close()]);
+    // Each provider's close() within its time limit: a stuck plugin is logged, and the stop goes on.
+    await Promise.allSettled([audioProcessor?.close(), ...providers.map((loaded) => closeProvider(loaded.provider, loaded.instanceId, logger, closeTimeoutMs)), pooled?.close()]);
     await accounts.flushActivity();
     await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
     await shared.close();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { loadConfig } from '../config';
 import { TurnoverTable } from '../core';
-import { composeGateway, type Gateway } from './composition-root';
+import { composeGateway, type ComposeOptions, type Gateway } from './composition-root';
 import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
@@ -14,6 +14,8 @@ export interface RunGatewayOptions {
   readonly stderr: NodeJS.WritableStream;
   /** Ends the process; tests never reach it (they spawn). */
   readonly exit: (code: number) => never;
+  /** Shorter time limits of the plugins' `create()` and `close()`, for tests; see ComposeOptions. */
+  readonly pluginTimeLimits?: ComposeOptions['pluginTimeLimits'];
 }
 
 /** Time given to requests in flight beyond the synthesis deadline before connections are cut. */
@@ -42,7 +44,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   let gateway: Gateway;
   try {
-    gateway = await composeGateway(await loadConfig({ argv: options.argv, env: options.env }));
+    gateway = await composeGateway(await loadConfig({ argv: options.argv, env: options.env }), { pluginTimeLimits: options.pluginTimeLimits });
   } catch (error) {
     return fail(describeStartupError(error));
   }

@@ -143,7 +143,10 @@ export interface TtsProvider {
    * engine) and reports ready once every warm-up is over; a throw stops the start.
    */
   warmUp?(): Promise<void>;
-  /** Releases workers, sockets and timers. */
+  /**
+   * Releases workers, sockets and timers. It has 10 s: after that the gateway logs a warning
+   * and goes on without it (a stuck close must not keep the process from exiting).
+   */
   close?(): Promise<void>;
 }
 
@@ -176,5 +179,6 @@ export interface TtsPlugin<Options = unknown> {
   readonly id: string;
   /** JSON Schema of the options; ajv validates (with defaults) before `create()`. */
   readonly optionsSchema: JsonSchema;
+  /** Builds a provider; one not built within 30 s fails the start as a throw does. */
   create(options: Options, context: PluginContext): Promise<TtsProvider> | TtsProvider;
 }

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import type { ProviderEntry } from '../../config/types';
+import { raceTimeLimit, TimeLimitExceeded } from '../abort/race-time-limit';
 import { isGatewayError } from '../errors';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, redactSecrets } from '../http';
 import { checkPluginShape, providerMisfit, pluginExport } from './check-plugin-shape';
+import { closeProvider } from './close-provider';
 import type { ModelInfo, PluginContext, Logger, TtsPlugin, TtsProvider } from './contract';
 import { assertNoModelClashes } from './model-clashes';
 import { PluginLoadError } from './plugin-load-error';
@@ -41,6 +43,10 @@ export interface LoadProvidersOptions {
   readonly requireFrom?: readonly string[];
   /** Deadline of each provider's start-up `models()` call; defaults to 30 s. */
   readonly modelsTimeoutMs?: number;
+  /** Time limit of each plugin's `create()`; defaults to 30 s. */
+  readonly createTimeoutMs?: number;
+  /** Time limit of each provider's `close()` when a failed load closes those it created; defaults to 10 s. */
+  readonly closeTimeoutMs?: number;
 }
 
 interface PreparedEntry {
@@ -52,6 +58,8 @@ interface PreparedEntry {
 }
 
 const GATEWAY_ROOT = resolve(__dirname, '..', '..');
+/** Time a plugin's `create()` is given: it may download a voice list or load a model. */
+export const DEFAULT_CREATE_TIMEOUT_MS = 30_000;
 const SECRET_KEY = /key|secret|token|password|credential/i;
 
 /** Option values that may be secrets, to scrub from a plugin's error messages. */
@@ -128,18 +136,24 @@ async function instantiate(prepared: PreparedEntry, options: LoadProvidersOption
   const fetch = boundedFetch(options.fetch, entry.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, instanceId);
   const context: PluginContext = { instanceId, logger: instanceLogger(options.logger, instanceId), fetch, signal: options.signal };
   let provider: TtsProvider;
+  // Promise.resolve().then: a create() that throws at once is a rejection like one that fails later.
+  const creation = Promise.resolve().then(() => plugin.create(prepared.options, context));
   try {
-    provider = await plugin.create(prepared.options, context);
+    provider = await raceTimeLimit(creation, options.createTimeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS);
   } catch (error) {
-    throw new PluginLoadError(
-      'TTS_PLUGIN_CREATE_FAILED',
-      { provider: `"${instanceId}"`, configPath, plugin: plugin.id, reason: errorMessage(error, secretValues(prepared.options)) },
-      { configPath, cause: error },
-    );
+    // A hung create() is a failed one; the provider it may still answer is closed, as nothing else will.
+    if (error instanceof TimeLimitExceeded) {
+      void creation.then(
+        (late) => closeProvider(late, instanceId, options.logger, options.closeTimeoutMs),
+        () => undefined, // a late failure: nothing to close
+      );
+    }
+    const reason = error instanceof TimeLimitExceeded ? `its create() ${error.message}` : errorMessage(error, secretValues(prepared.options));
+    throw new PluginLoadError('TTS_PLUGIN_CREATE_FAILED', { provider: `"${instanceId}"`, configPath, plugin: plugin.id, reason }, { configPath, cause: error });
   }
   const misfit = providerMisfit(provider);
   if (misfit !== undefined) {
-    await Promise.resolve((provider as Partial<TtsProvider> | undefined)?.close?.()).catch(() => undefined);
+    await closeProvider(provider as Partial<TtsProvider> | undefined, instanceId, options.logger, options.closeTimeoutMs);
     throw new PluginLoadError('TTS_PLUGIN_BAD_SHAPE', { plugin: `"${entry.plugin}"`, configPath, problem: misfit }, { configPath });
   }
   const where = `Provider "${instanceId}" (${configPath})`;
@@ -184,20 +198,16 @@ export async function warmUpProviders(loaded: readonly LoadedProvider[], entries
   if (failed) throw failed.reason;
 }
 
-async function closeAll(loaded: readonly LoadedProvider[], logger: Logger): Promise<void> {
-  for (const { provider, instanceId } of loaded) {
-    try {
-      await provider.close?.();
-    } catch (error) {
-      logger.warn(`Provider "${instanceId}" failed to close`, { reason: errorMessage(error) });
-    }
-  }
+/** Closes the providers together, each within its time limit: a failed start ends even if one hangs. */
+async function closeAll(loaded: readonly LoadedProvider[], options: LoadProvidersOptions): Promise<void> {
+  await Promise.all(loaded.map(({ provider, instanceId }) => closeProvider(provider, instanceId, options.logger, options.closeTimeoutMs)));
 }
 
 /**
  * Loads every provider entry in config order: resolves and checks each plugin, validates its
- * options, creates the instance and lists its models. Any problem stops the start with a
- * PluginLoadError naming the entry; instances already created are closed first.
+ * options, creates the instance and lists its models. Any problem (a `create()` past its time
+ * limit too) stops the start with a PluginLoadError naming the entry; instances already created
+ * are closed first, each within its close time limit.
  */
 export async function loadProviders(entries: readonly ProviderEntry[], options: LoadProvidersOptions): Promise<LoadedProvider[]> {
   const prepared = entries.map((entry, index) => prepare(entry, index, options));
@@ -207,7 +217,7 @@ export async function loadProviders(entries: readonly ProviderEntry[], options: 
     for (const entry of prepared) loaded.push(await instantiate(entry, options));
     assertNoModelClashes(loaded);
   } catch (error) {
-    await closeAll(loaded, options.logger);
+    await closeAll(loaded, options);
     throw error;
   }
   return loaded;
