@@ -16,6 +16,7 @@ export * from './audio';
 export { DEFAULT_CREATE_TIMEOUT_MS, loadProviders, warmUpProviders, type LoadedProvider, type LoadProvidersOptions } from './plugin/plugin-loader';
 export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
 export { closeProvider, DEFAULT_CLOSE_TIMEOUT_MS } from './plugin/close-provider';
+export { raceTimeLimit, TimeLimitExceeded } from './abort/race-time-limit';
 export * from './catalog';
 export * from './synthesis';
 export * from './routing';

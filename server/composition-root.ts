@@ -14,6 +14,8 @@ import {
   createPooledFetch,
   Catalog,
   closeProvider,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  raceTimeLimit,
   openAccountStore,
   loadProviders,
   warmUpProviders,
@@ -239,8 +241,12 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   });
   const close = async (): Promise<void> => {
     shutdown.abort();
-    // Providers are closed once their warm-up is over, not under it.
-    await warmedUp.catch(() => undefined);
+    // Providers are closed once their warm-up is over, not under it; a warm-up that never ends
+    // gets the close's time limit, so that it cannot hold the stop for good.
+    const warmUpLimitMs = closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    await raceTimeLimit(warmedUp.catch(() => undefined), warmUpLimitMs).catch(() =>
+      logger.warn(`A provider's warm-up did not end within ${warmUpLimitMs / 1000} s of the stop; closing the providers anyway`),
+    );
     stopSweeper();
     stopKeySweeper();
     stopQueueGauge();

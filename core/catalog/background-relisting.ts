@@ -1,6 +1,7 @@
+import { raceTimeLimit } from '../abort/race-time-limit';
 import { redactSecrets } from '../http';
 import type { Logger } from '../plugin/contract';
-import type { LoadedProvider } from '../plugin/plugin-loader';
+import { DEFAULT_MODELS_TIMEOUT_MS, type LoadedProvider } from '../plugin/plugin-loader';
 import type { Catalog } from './catalog';
 
 export interface BackgroundRelistingOptions {
@@ -56,9 +57,11 @@ export class BackgroundRelisting {
   private async relist(instance: LoadedProvider, attempt: number): Promise<void> {
     const relist = instance.relist;
     if (!relist || this.stopped.signal.aborted) return;
-    const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(this.options.timeoutMs ?? 30_000)]);
+    const limitMs = this.options.timeoutMs ?? DEFAULT_MODELS_TIMEOUT_MS;
+    const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(limitMs)]);
     try {
-      const selection = await relist(signal);
+      // Raced as well as signalled: a listing that ignores its signal would end the retries for good.
+      const selection = await raceTimeLimit(relist(signal), limitMs);
       if (this.stopped.signal.aborted) return;
       this.catalog.updateListing(instance.instanceId, selection);
       this.options.logger.info(`Provider "${instance.instanceId}" listed its models; it serves them now`, { provider: instance.instanceId, models: selection.models.length, attempts: attempt });

@@ -60,6 +60,8 @@ interface PreparedEntry {
 const GATEWAY_ROOT = resolve(__dirname, '..', '..');
 /** Time a plugin's `create()` is given: it may download a voice list or load a model. */
 export const DEFAULT_CREATE_TIMEOUT_MS = 30_000;
+/** Time a provider's model listing is given, at start and in the background. */
+export const DEFAULT_MODELS_TIMEOUT_MS = 30_000;
 const SECRET_KEY = /key|secret|token|password|credential/i;
 
 /** Option values that may be secrets, to scrub from a plugin's error messages. */
@@ -117,9 +119,11 @@ function instanceLogger(logger: Logger, instanceId: string): Logger {
 
 /** The provider's models, or the reason it could not list them (one outage must not stop the start). */
 async function listModels(provider: TtsProvider, prepared: PreparedEntry, options: LoadProvidersOptions): Promise<{ offered: readonly ModelInfo[]; error?: string }> {
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.modelsTimeoutMs ?? 30_000)]);
+  const limitMs = options.modelsTimeoutMs ?? DEFAULT_MODELS_TIMEOUT_MS;
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(limitMs)]);
   try {
-    return { offered: await provider.models(signal) };
+    // Raced as well as signalled: a plugin that ignores its signal must not hold the start.
+    return { offered: await raceTimeLimit(Promise.resolve().then(() => provider.models(signal)), limitMs) };
   } catch (error) {
     const reason = errorMessage(error, secretValues(prepared.options));
     options.logger.error(`Provider "${prepared.instanceId}" (${prepared.configPath}) could not list its models; it is unavailable and will be asked again in the background`, {

@@ -76,6 +76,25 @@ describe('core/catalog BackgroundRelisting', () => {
     expect(records.some((record) => record.level === 'error' && record.message.includes('"espeak-ng", which another provider serves'))).to.equal(true);
   });
 
+  it('asks again after a listing that never settles and ignores its signal, instead of waiting for it for good', async () => {
+    let calls = 0;
+    const instance: LoadedProvider = {
+      ...serving('deaf', []),
+      listingError: 'could not be reached',
+      relist: () => {
+        calls += 1;
+        if (calls === 1) return new Promise(() => undefined);
+        return Promise.resolve({ models: [model('deaf-1')], modelMap: new Map([['deaf-1', 'deaf-1']]) });
+      },
+    };
+    const catalog = new Catalog([instance], { voiceTtlMs: 60_000, logger: recordingLogger(records) });
+    relisting = new BackgroundRelisting(catalog, { initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 20, logger: recordingLogger(records) });
+    relisting.start();
+    await eventually(() => catalog.listModels().includes('deaf-1'));
+    expect(calls).to.equal(2);
+    expect(records.filter((record) => record.message.includes('still cannot list')).map((record) => record.meta?.reason)).to.deep.equal(['did not finish within 0.02 s']);
+  });
+
   it('stops asking when stopped', async () => {
     const { instance, state } = unavailable('kokoro', 1000, ['kokoro-tts-1']);
     const catalog = new Catalog([instance], { voiceTtlMs: 60_000, logger: recordingLogger(records) });

@@ -74,6 +74,20 @@ describe('core/plugin loadProviders: time limits of create() and close()', funct
     expect(warnings[0].meta).to.deep.equal({ provider: 'stuck' });
   });
 
+  it('starts without a provider whose models() never settles and ignores its signal: it is unavailable, to be asked again', async () => {
+    const loaded = await loadProviders(
+      [
+        { plugin: 'fake', id: 'deaf', options: { hangModels: true } },
+        { plugin: 'fake', id: 'quick', options: { models: ['quick-model'] } },
+      ],
+      deployment.options({ modelsTimeoutMs: 50 }),
+    );
+    expect(loaded.map((provider) => [provider.instanceId, provider.listingError, provider.models.length])).to.deep.equal([
+      ['deaf', 'did not finish within 0.05 s', 0],
+      ['quick', undefined, 1],
+    ]);
+  });
+
   it('leaves a create() and a close() that finish in time as they were', async () => {
     const loaded = await loadProviders([{ plugin: 'fake', id: 'quick' }], deployment.options({ createTimeoutMs: 1_000, closeTimeoutMs: 1_000 }));
     expect(loaded.map((provider) => provider.instanceId)).to.deep.equal(['quick']);

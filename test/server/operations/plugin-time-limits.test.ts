@@ -13,7 +13,11 @@ import { TOKENS } from '../../../server/container-tokens';
 import { fixturesRoot } from '../../support/paths';
 
 const FAKE_PLUGIN = join(fixturesRoot, 'plugins', 'fake-plugin.js');
-const fakePlugin = createRequire(__filename)(FAKE_PLUGIN) as { instances: { context: { instanceId: string }; closed: boolean }[]; releaseStuckCloses(): void };
+const fakePlugin = createRequire(__filename)(FAKE_PLUGIN) as {
+  instances: { context: { instanceId: string }; closed: boolean }[];
+  releaseStuckCloses(): void;
+  releaseWarmUps(error?: Error): void;
+};
 
 /** The gateway's start and close end even when a plugin's create() or close() never settles. */
 describe('server: a gateway whose plugin never finishes its create() or close()', function () {
@@ -28,6 +32,7 @@ describe('server: a gateway whose plugin never finishes its create() or close()'
   });
   afterEach(() => {
     fakePlugin.releaseStuckCloses();
+    fakePlugin.releaseWarmUps();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -82,5 +87,24 @@ describe('server: a gateway whose plugin never finishes its create() or close()'
       () => 'closed',
     );
     expect(database).to.equal('closed');
+  });
+
+  it('closes within the limit when a warm-up never ends: a warning, then every provider and store closed', async () => {
+    const gateway = await compose([{ plugin: FAKE_PLUGIN, id: 'warming', options: { holdWarmUp: true, models: ['warming-model'] } }], { closeTimeoutMs: 100 });
+    const store = gateway.container.resolve<AccountStore>(TOKENS.accountStore);
+    const [instance] = fakePlugin.instances.slice(-1);
+
+    await gateway.close();
+
+    expect(instance.closed).to.equal(true);
+    expect(logs.filter((entry) => entry.level === 'warn')).to.deep.equal([
+      { level: 'warn', message: "A provider's warm-up did not end within 0.1 s of the stop; closing the providers anyway" },
+    ]);
+    expect(
+      await store.ping().then(
+        () => 'open',
+        () => 'closed',
+      ),
+    ).to.equal('closed');
   });
 });
