@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { GatewayProcess } from './gateway-process';
-import { CLI } from './spawned-gateway-support';
+import { CLI, writeGatewayConfig } from './spawned-gateway-support';
 
 /** A third-party plugin file whose provider has the given `warmUp` (source text of a method). */
 function pluginWithWarmUp(warmUp: string): string {
@@ -37,22 +37,7 @@ describe('server start: a third-party plugin whose warm-up fails (spawned gatewa
 
   function start(warmUp: string): GatewayProcess {
     writeFileSync(join(directory, 'acme-plugin.js'), pluginWithWarmUp(warmUp));
-    writeFileSync(
-      join(directory, 'tts-gateway.config.yaml'),
-      [
-        'server:',
-        '  host: 127.0.0.1',
-        '  port: 0',
-        'database:',
-        '  url: "sqlite::memory:"',
-        'providers:',
-        '  - plugin: espeak',
-        '  - plugin: ./acme-plugin.js',
-        '    options:',
-        '      apiKey: correct-horse-battery-staple',
-        '',
-      ].join('\n'),
-    );
+    writeGatewayConfig(directory, ['  - plugin: espeak', '  - plugin: ./acme-plugin.js', '    options:', '      apiKey: correct-horse-battery-staple'], { jsonLogs: false });
     return new GatewayProcess(process.execPath, [CLI, 'serve'], { cwd: directory });
   }
 

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { fixturesRoot } from '../../support/paths';
 import { GatewayProcess } from './gateway-process';
 import { SHORT_PLUGIN_LIMIT_MS } from './gateway-with-short-plugin-limits';
+import { writeGatewayConfig } from './spawned-gateway-support';
 
 /** The built entry with short plugin time limits. */
 const ENTRY = join(__dirname, 'gateway-with-short-plugin-limits.js');
@@ -29,24 +30,7 @@ describe('server stop: a plugin whose close() never settles (spawned gateway pro
   });
 
   it('on SIGTERM still exits 0 after the close time limit, with a warning naming the provider', async () => {
-    writeFileSync(
-      join(directory, 'tts-gateway.config.yaml'),
-      [
-        'server:',
-        '  host: 127.0.0.1',
-        '  port: 0',
-        'database:',
-        '  url: "sqlite::memory:"',
-        'logging:',
-        '  format: json',
-        'providers:',
-        `  - plugin: ${JSON.stringify(FAKE_PLUGIN)}`,
-        '    id: stuck',
-        '    options:',
-        '      hangClose: true',
-        '',
-      ].join('\n'),
-    );
+    writeGatewayConfig(directory, [`  - plugin: ${JSON.stringify(FAKE_PLUGIN)}`, '    id: stuck', '    options:', '      hangClose: true']);
     gateway = new GatewayProcess(process.execPath, [ENTRY], { cwd: directory });
     await gateway.port();
     gateway.child.kill('SIGTERM');
