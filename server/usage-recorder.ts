@@ -14,6 +14,17 @@ function codeCountsAsUsageError(code: ErrorCode): boolean {
 }
 
 /**
+ * The model name a refused request for a model the gateway does not serve is counted under: the
+ * name as sent is the client's own text, and each new one would add a row to the database.
+ */
+export const UNKNOWN_MODEL = '(unknown model)';
+
+/** The model a failure is counted under: the served one, or UNKNOWN_MODEL when there was none. */
+function modelOfFailure(model: string, error: unknown): string {
+  return isGatewayError(error) && error.code === 'TTS_ERR_MODEL_NOT_FOUND' ? UNKNOWN_MODEL : model;
+}
+
+/**
  * Records what a synthesis route served or failed; losing a usage row never fails a request.
  * Both only queue the row: the batch is written up to a second later, and a route that
  * waited for it would keep its whole request (streams, signals, closures) alive that long, so
@@ -30,7 +41,7 @@ export function usageRecorder(accounts: AccountService) {
      * Every failure is a request (it passed the limits); only the gateway's or provider's is an error.
      */
     failed(accountId: string, model: string, error: unknown): void {
-      void accounts.recordFailedUsage(accountId, model, countsAsUsageError(error));
+      void accounts.recordFailedUsage(accountId, modelOfFailure(model, error), countsAsUsageError(error));
     },
     /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left is a request, not an error). */
     unfinished(accountId: string, model: string, code: ErrorCode | undefined): void {

@@ -168,6 +168,8 @@ export class AccountService {
    */
   async provisionKey(email: string, keyName: string, password?: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey; created: boolean }> {
     const normalizedEmail = normalizeEmail(email);
+    // Checked here too: a new account's first key is issued below without createKey().
+    const name = checkKeyName(keyName);
     const existing = await this.store.findAccountByEmail(normalizedEmail);
     if (existing) {
       // A password given for an existing account must be its own: never silently ignored.
@@ -176,7 +178,7 @@ export class AccountService {
           details: [{ field: 'password', reason: 'mismatch' }],
         });
       }
-      const apiKey = await this.createKey(existing.id, keyName);
+      const apiKey = await this.createKey(existing.id, name);
       return { account: publicAccount(existing), apiKey, created: false };
     }
     if (password !== undefined) checkPassword(password);
@@ -186,9 +188,9 @@ export class AccountService {
       passwordHash: await hashPassword(password ?? randomBytes(32).toString('base64url'), this.scrypt),
       createdAt: this.now(),
     };
-    const { record, issued } = this.newKey(account.id, keyName);
+    const { record, issued } = this.newKey(account.id, name);
     const result = await this.store.createAccountWithKey(account, record);
-    if (result === 'duplicate-email') return this.provisionKey(email, keyName, password);
+    if (result === 'duplicate-email') return this.provisionKey(email, name, password);
     return { account: publicAccount(account), apiKey: issued, created: true };
   }
 

@@ -9,12 +9,23 @@ const MAX_KEY_NAME_LENGTH = 100;
 const MIN_KEY_LIFETIME_SECONDS = 60;
 const MAX_KEY_LIFETIME_SECONDS = 10 * 366 * 86_400;
 
-/** The key name, trimmed; 400 unless it has 1 to 100 characters. */
+/**
+ * Control characters (line breaks, escape sequences) and bidirectional overrides: a name is
+ * printed to the operator's terminal by `keys list`, where they could rewrite or hide lines.
+ */
+const UNPRINTABLE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
+/** The key name, trimmed; 400 unless it has 1 to 100 characters, none of them a control character. */
 export function checkKeyName(name: string): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';
   if (trimmed.length === 0 || [...trimmed].length > MAX_KEY_NAME_LENGTH) {
     throw new GatewayError('TTS_ERR_VALIDATION', `name must be between 1 and ${MAX_KEY_NAME_LENGTH} characters`, {
       details: [{ field: 'name', reason: 'length' }],
+    });
+  }
+  if (UNPRINTABLE.test(trimmed)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', 'name must not hold control characters (line breaks, escape sequences, direction overrides)', {
+      details: [{ field: 'name', reason: 'control_character' }],
     });
   }
   return trimmed;

@@ -17,8 +17,12 @@ export interface Hop {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Dropped when a redirect changes the call to a GET without a body. */
 const BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'];
-/** Dropped when a redirect leads to another origin: they were meant for the first one. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'host'];
+/**
+ * All another origin is given after a redirect: headers that describe the call. fetch drops only
+ * `Authorization` there, but providers take keys in headers of their own (`xi-api-key`,
+ * `x-goog-api-key`, `Ocp-Apim-Subscription-Key`, a plugin's own), so anything else is dropped.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'content-type', 'content-language', 'content-encoding', 'content-length', 'user-agent']);
 
 export function targetOfUrl(url: URL): CallTarget {
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
@@ -32,7 +36,7 @@ export function isRedirect(status: number, location: string | undefined): locati
 /**
  * The call a redirect asks for, as fetch makes it: the location resolved against the call's URL;
  * a 303 (other than to a GET or HEAD), or a 301 or 302 to a POST, becomes a GET without a body;
- * a new origin gets no credentials. A location that is no http(s) URL is a network error, as in fetch.
+ * a new origin gets no credentials (nor any header that may hold one). A location that is no http(s) URL is a network error, as in fetch.
  */
 export function redirectHop(hop: Hop, status: number, location: string): Hop {
   let next: URL;
@@ -46,6 +50,6 @@ export function redirectHop(hop: Hop, status: number, location: string): Hop {
   const toGet = (status === 303 && hop.method !== 'GET' && hop.method !== 'HEAD') || ((status === 301 || status === 302) && hop.method === 'POST');
   const headers = { ...hop.headers };
   if (toGet) for (const name of BODY_HEADERS) delete headers[name];
-  if (target.origin !== hop.target.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+  if (target.origin !== hop.target.origin) for (const name of Object.keys(headers)) if (!CROSS_ORIGIN_HEADERS.has(name)) delete headers[name];
   return { target, headers, method: toGet ? 'GET' : hop.method, body: toGet ? undefined : hop.body };
 }

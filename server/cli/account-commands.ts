@@ -1,6 +1,7 @@
 import type { AccountLimits } from '../../core';
 import { CliUsageError } from './cli-usage-error';
 import { iso, readStdin, withAccounts, type CliIo } from './cli-io';
+import { printable } from './printable';
 
 /** Options as node:util parseArgs returns them. */
 export type CliValues = Readonly<Record<string, string | boolean | undefined>>;
@@ -33,7 +34,7 @@ export async function keysList(values: CliValues, io: CliIo): Promise<number> {
     if (keys.length === 0) io.stdout.write(`No keys for ${account.email} (revoked keys are not listed)\n`);
     for (const key of keys) {
       const lastUsed = key.lastUsedAt === null ? 'never' : iso(key.lastUsedAt);
-      io.stdout.write(`${key.id}  ${key.name}  ${key.prefix}…  created ${iso(key.createdAt)}  last used ${lastUsed}\n`);
+      io.stdout.write(`${key.id}  ${printable(key.name)}  ${key.prefix}…  created ${iso(key.createdAt)}  last used ${lastUsed}\n`);
     }
     return 0;
   });

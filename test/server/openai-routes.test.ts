@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { appliedPlan } from '../support/applied-plan';
 import request from 'supertest';
 import { GatewayError } from '../../core';
+import { UNKNOWN_MODEL } from '../../server/usage-recorder';
 import { failingAfterFirstPiece } from './support/failing-stream';
 import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
 
@@ -137,10 +138,11 @@ describe('server /v1 (OpenAI-compatible)', () => {
       };
       await speech(SPEECH).expect(502);
       await speech({ ...SPEECH, model: 'tts-9' }).expect(404);
-      // Both are requests; only the provider's failure is an error.
+      // Both are requests; only the provider's failure is an error. A model the gateway does not
+      // serve is counted under one name, not the one sent (README, Usage).
       expect(failures).to.deep.equal([
         ['tts-1', true],
-        ['tts-9', false],
+        [UNKNOWN_MODEL, false],
       ]);
     });
 
