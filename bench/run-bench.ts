@@ -1,14 +1,16 @@
 /**
- * `npm run bench [-- audio|streaming|scale-out|http|overload|paired]`: the audio engine, streaming,
- * scale-out, HTTP and overload benches, all of them by default (`paired`, two builds side by side,
+ * `npm run bench [-- audio|text|streaming|scale-out|http|overload|paired]`: the audio engine, text
+ * splitting, streaming, scale-out, HTTP and overload benches, all of them by default (`paired`, two builds side by side,
  * only when named). None is a test: they measure and print, and assert nothing.
  */
 import { runAudioEngineBench } from './audio-engine-bench';
 import { runHttpBench } from './http/http-bench';
 import { runStreamingBench } from './streaming-bench';
+import { runTextSplittingBench } from './text-splitting-bench';
 
 const SECTIONS: Readonly<Record<string, () => Promise<void>>> = {
   audio: runAudioEngineBench,
+  text: runTextSplittingBench,
   streaming: runStreamingBench,
   'scale-out': async () => (await import('./scale-out-bench')).runScaleOutBench(),
   http: runHttpBench,

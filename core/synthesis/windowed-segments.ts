@@ -10,7 +10,11 @@ const WINDOW = 512;
  */
 const LOOK_AHEAD = 64;
 
-/** The segments of `text`, as `[...segmenter.segment(text)]` gives them, read a window at a time. */
+/**
+ * The segments of `text`, as `[...segmenter.segment(text)]` gives them, read a window at a time.
+ * Where ICU would look further than LOOK_AHEAD to place a boundary (rare sentence rules), one
+ * may differ: only a split point moves, every character stays.
+ */
 export function windowedSegments(segmenter: Intl.Segmenter, text: string): string[] {
   const segments: string[] = [];
   let start = 0;
