@@ -101,7 +101,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   // Providers share one keep-alive connection pool, unless a test brings its own fetch.
   const pooled = options.fetch ? undefined : createPooledFetch();
   container.register(TOKENS.fetch, { useValue: options.fetch ?? pooled?.fetch });
-  const accountStore = await openAccountStore(config.database.url);
+  const accountStore = await openAccountStore(config.database.url, { statementTimeoutMs: config.database.statementTimeoutMs });
   const audioStorage = createAudioStore(config.storage, logger);
   const shared = connectSharedState(config, logger);
   registerStorage(container, config, logger, accountStore, audioStorage.store, shared);
