@@ -195,7 +195,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       sweepIntervalMs: problems.positiveTimer(file.storage.sweepInterval, 'storage.sweepInterval'),
       downloadRequiresKey: file.storage.downloadRequiresKey,
     },
-    database: { url: file.database.url },
+    database: { url: file.database.url, statementTimeoutMs: problems.positiveTimer(file.database.statementTimeout, 'database.statementTimeout') },
     ...(file.redis.url !== undefined && { redis: { url: file.redis.url, keyPrefix: file.redis.keyPrefix } }),
     auth: {
       registration: file.auth.registration,

@@ -172,6 +172,8 @@ export const CONFIG_FILE_SCHEMA = {
     }),
     database: section({
       url: { type: 'string', pattern: '^(sqlite:.+|postgres(ql)?://.+)', default: 'sqlite:./data/gateway.db' },
+      // PostgreSQL: the longest one statement of a request may run (a lock wait included); migrations have none.
+      statementTimeout: duration('5s'),
     }),
     // Shared state of several replicas: key revocations (and limits); absent = this process only.
     redis: section({

@@ -114,6 +114,11 @@ export interface RedisConfig {
 export interface DatabaseConfig {
   /** `sqlite:<path>`, `sqlite::memory:` or `postgres://user:password@host:port/database` (also `postgresql://`). */
   readonly url: string;
+  /**
+   * PostgreSQL: the longest one statement may run, lock waits included, in milliseconds (then
+   * 503); a server that stops answering is given a second more. Migrations are not limited.
+   */
+  readonly statementTimeoutMs: number;
 }
 
 export interface AuthConfig {

@@ -61,6 +61,12 @@ const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
 const QUEUE_GAUGE_INTERVAL_MS = 1000;
 /** How long an account's limit overrides are cached (a CLI change applies within this). */
 const ACCOUNT_LIMITS_TTL_MS = 30_000;
+/**
+ * How long a result-cache hit may take to read its stored bytes (a small file; a larger one gets
+ * a second more per MiB), at most `synthesis.timeout`: a hit is read in milliseconds, and one
+ * that takes seconds means the store is in trouble: the provider answers sooner.
+ */
+const HIT_READ_TIMEOUT_MS = 5_000;
 
 export interface ComposeOptions {
   /** Stands in for the network in tests; defaults to the global fetch. */
@@ -101,7 +107,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   // Providers share one keep-alive connection pool, unless a test brings its own fetch.
   const pooled = options.fetch ? undefined : createPooledFetch();
   container.register(TOKENS.fetch, { useValue: options.fetch ?? pooled?.fetch });
-  const accountStore = await openAccountStore(config.database.url);
+  const accountStore = await openAccountStore(config.database.url, { statementTimeoutMs: config.database.statementTimeoutMs });
   const audioStorage = createAudioStore(config.storage, logger);
   const shared = connectSharedState(config, logger);
   registerStorage(container, config, logger, accountStore, audioStorage.store, shared);
@@ -197,6 +203,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       sharedFlight: shared.sharedFlight,
       answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesCalls(catalog, model)),
       lookedUp: (hit) => metrics.cacheLookup('results', hit),
+      hitReadTimeoutMs: Math.min(HIT_READ_TIMEOUT_MS, config.synthesis.timeoutMs),
     },
   );
   const lists = modelLists(catalog, router);

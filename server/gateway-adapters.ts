@@ -2,6 +2,7 @@ import {
   decodableFormats,
   encodableFormats,
   probeFfmpegInBackground,
+  readStoredAudio,
   type AudioEngine,
   type AudioProcessor,
   type AudioFormat,
@@ -79,25 +80,16 @@ export function audioSink(store: AudioStore, { recordOwners }: OwnerRecording): 
   };
 }
 
-/** The download store as the result cache sees it: bytes by file name, and new files. */
+/**
+ * The download store as the result cache sees it: bytes by file name, and new files. A read
+ * answers none only for a file that is gone; a store that fails or stalls rejects, so that the
+ * cache keeps its entry (readStoredAudio).
+ */
 export function cacheStorage(store: AudioStore, { recordOwners }: OwnerRecording): CacheStorage {
   return {
-    read: async (fileName) => {
-      const located = await store.locate(fileName).catch(() => undefined);
-      if (!located) return undefined;
-      return located
-        .open()
-        .then(readWhole)
-        .catch(() => undefined);
-    },
-    save: (audio, format, sampleRate, owner) => store.save(audio, format, { sampleRate, ...(recordOwners && { owner }) }),
+    read: (fileName, signal) => readStoredAudio(store, fileName, signal),
+    save: (audio, format, sampleRate, owner, signal) => store.save(audio, format, { sampleRate, signal, ...(recordOwners && { owner }) }),
     // A hit's new name without a copy of its bytes, where the store can (the folder store links).
     ...(store.share && { share: (fileName: string, owner?: string) => store.share!(fileName, recordOwners ? { owner } : {}) }),
   };
-}
-
-async function readWhole(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

@@ -8,12 +8,17 @@ const MEMORY_URL = 'sqlite::memory:';
 const SQLITE_PREFIX = 'sqlite:';
 const POSTGRES_PATTERN = /^postgres(ql)?:\/\//i;
 
+export interface AccountStoreOptions {
+  /** PostgreSQL: the longest one statement may run (`database.statementTimeout`); absent = the store's default. */
+  readonly statementTimeoutMs?: number;
+}
+
 /**
  * Opens the account store a database URL names: `sqlite:<path>` (parent folders are created),
  * `sqlite::memory:`, or `postgres://` / `postgresql://` (a pool; its schema migrates in the
  * background: openAccountStore waits for that).
  */
-export function createAccountStore(url: string): AccountStore {
+export function createAccountStore(url: string, options: AccountStoreOptions = {}): AccountStore {
   if (url === MEMORY_URL) return new SqliteAccountStore(':memory:');
   if (url.startsWith(SQLITE_PREFIX)) {
     const path = url.slice(SQLITE_PREFIX.length).replace(/^\/\/(?=\/)/, '');
@@ -25,15 +30,15 @@ export function createAccountStore(url: string): AccountStore {
     closeSync(openSync(filename, 'a', 0o600));
     return new SqliteAccountStore(filename);
   }
-  if (POSTGRES_PATTERN.test(url)) return new PostgresAccountStore(url);
+  if (POSTGRES_PATTERN.test(url)) return new PostgresAccountStore(url, { statementTimeoutMs: options.statementTimeoutMs });
   // Show only the scheme: the rest of a URL may hold a password.
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? '(none)';
   throw new Error(`database.url scheme ${scheme} is not supported; use sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database`);
 }
 
 /** createAccountStore, ready for use: a PostgreSQL schema is migrated before this resolves. */
-export async function openAccountStore(url: string): Promise<AccountStore> {
-  const store = createAccountStore(url);
+export async function openAccountStore(url: string, options: AccountStoreOptions = {}): Promise<AccountStore> {
+  const store = createAccountStore(url, options);
   if (store instanceof PostgresAccountStore) {
     try {
       await store.ready();

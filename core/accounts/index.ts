@@ -15,7 +15,7 @@ export { utcDay, msUntilNextUtcDay } from './utc-day';
 export { AccountOperator } from './account-operator';
 export { SqliteAccountStore } from './sqlite-account-store';
 export { SQLITE_MIGRATIONS, type Migration } from './migrations';
-export { createAccountStore, openAccountStore } from './create-account-store';
+export { createAccountStore, openAccountStore, type AccountStoreOptions } from './create-account-store';
 export { PostgresAccountStore, type PostgresAccountStoreOptions } from './postgres-account-store';
 export { POSTGRES_MIGRATIONS } from './postgres-migrations';
 export { migratePostgres, MIGRATION_LOCK_KEY } from './postgres-migrate';

@@ -12,9 +12,11 @@ import type {
 } from './account-store';
 import { dailyAdditions } from './daily-additions';
 import type { Migration } from './migrations';
-import { migratePostgres } from './postgres-migrate';
+import { postgresFailure } from './postgres-failure';
+import { migrateOnOwnConnection } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
+import { inTransaction } from './postgres-transaction';
 import { addDaily, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
 
 interface AccountRow {
@@ -67,21 +69,34 @@ function isDuplicateEmail(error: unknown): boolean {
   return failure?.code === '23505' && failure.constraint === 'accounts_email_key';
 }
 
+/**
+ * A request's statement (a login, a key lookup, the batch writer's) runs this long at most by
+ * default, lock waits included: well inside a synthesis's deadline (`synthesis.timeout`, 60 s)
+ * and the time a client has to send a request (`server.requestTimeout`, 30 s), and far beyond
+ * what any of them takes (a 100,000-row usage batch, the largest, about a second).
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+
 export interface PostgresAccountStoreOptions extends PostgresPoolOptions {
   readonly migrations?: readonly Migration[];
 }
 
 /**
  * AccountStore on PostgreSQL through a pg pool, for several replicas sharing one database. The
- * schema is migrated on open (under an advisory lock); every call waits for that first.
+ * schema is migrated on open (under an advisory lock); every call waits for that first. Every
+ * statement has a time limit (`statementTimeoutMs`): one that waits past it for a lock, or for
+ * a server that stopped answering, fails with 503 TTS_ERR_UNAVAILABLE instead of holding its
+ * request. Migrations run on a connection of their own, without that limit.
  */
 export class PostgresAccountStore implements AccountStore {
   private readonly pool: pg.Pool;
   private readonly migrated: Promise<number[]>;
+  private readonly statementTimeoutMs: number;
 
   constructor(url: string, options: PostgresAccountStoreOptions = {}) {
-    this.pool = createPostgresPool(url, options);
-    this.migrated = migratePostgres(this.pool, options.migrations ?? POSTGRES_MIGRATIONS);
+    this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    this.pool = createPostgresPool(url, { ...options, statementTimeoutMs: this.statementTimeoutMs });
+    this.migrated = migrateOnOwnConnection(url, options.migrations ?? POSTGRES_MIGRATIONS, options.onError);
     // Callers see the failure through ready() or their own call; never as an unhandled rejection.
     this.migrated.catch(() => undefined);
   }
@@ -98,40 +113,30 @@ export class PostgresAccountStore implements AccountStore {
 
   private readonly query: PostgresQuery = async <Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> => {
     await this.migrated;
-    return this.pool.query<Row>(text, values);
+    return this.pool.query<Row>(text, values).catch((error: unknown) => Promise.reject(this.failure(error)));
   };
 
-  /** Runs `work` in one transaction on one connection. */
-  private async transaction(work: (query: PostgresQuery) => Promise<void>): Promise<void> {
+  /** What a failed statement tells the caller: out of time or out of reach, 503; anything else as it is. */
+  private failure(error: unknown): unknown {
+    return postgresFailure(error, this.statementTimeoutMs);
+  }
+
+  /** Runs `work` in one transaction on one connection (see inTransaction for its failures). */
+  private async transaction<Result>(work: (client: pg.PoolClient) => Promise<Result>): Promise<Result> {
     await this.migrated;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work((text, values) => client.query(text, values));
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inTransaction(this.pool, work, (error) => this.failure(error));
   }
 
   async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
-    await this.migrated;
-    const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
-      await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
-      await client.query('COMMIT');
-      return 'created';
+      return await this.transaction(async (client): Promise<CreateAccountResult> => {
+        await client.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
+        await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
+        return 'created';
+      });
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
       if (isDuplicateEmail(error)) return 'duplicate-email';
       throw error;
-    } finally {
-      client.release();
     }
   }
 
@@ -174,7 +179,8 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
-    await this.transaction(async (query) => {
+    await this.transaction(async (client) => {
+      const query: PostgresQuery = (text, values) => client.query(text, values);
       // In key order: replicas that write the same keys at once lock them in the same order (in
       // the order of their requests, two batches deadlocked and one was thrown back).
       for (const [keyId, usedAt] of [...activity.touches].sort(([left], [right]) => compareText(left, right))) {

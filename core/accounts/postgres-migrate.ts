@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Migration } from './migrations';
+import { createPostgresPool } from './postgres-pool';
 
 /**
  * Key of the session-level advisory lock that serializes migrations: any constant works as long
@@ -37,5 +38,19 @@ export async function migratePostgres(pool: Pool, migrations: readonly Migration
     }
   } finally {
     client.release();
+  }
+}
+
+/**
+ * migratePostgres on a connection of its own, closed afterwards, with no statement limit: a
+ * migration may rewrite a large table, and waits for the advisory lock while another replica
+ * migrates. The request-serving pool's limit would cut both.
+ */
+export async function migrateOnOwnConnection(url: string, migrations: readonly Migration[], onError?: (error: Error) => void): Promise<number[]> {
+  const pool = createPostgresPool(url, { max: 1, onError });
+  try {
+    return await migratePostgres(pool, migrations);
+  } finally {
+    await pool.end();
   }
 }

@@ -14,16 +14,35 @@ const types = {
     oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pgModule().types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How much longer than the server's statement limit the client waits for an answer: the server
+ * cancels a statement at its limit and says so at once; no word past this means it stopped answering.
+ */
+export const STALLED_SERVER_MARGIN_MS = 1000;
+
 export interface PostgresPoolOptions {
   /** Connections per replica; PostgreSQL's own limit is shared by all replicas. */
   readonly max?: number;
+  /**
+   * The longest one statement may run, lock waits included: the server's `statement_timeout` on
+   * every connection, and the client's `query_timeout` a margin later. Absent: no limit (migrations).
+   */
+  readonly statementTimeoutMs?: number;
   /** Told about an idle connection that broke (the pool replaces it; without a listener it would crash the process). */
   readonly onError?: (error: Error) => void;
 }
 
 /** A pg Pool on a `postgres://` URL. */
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
-  const pool = new (pgModule().Pool)({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  const limit = options.statementTimeoutMs;
+  const pool = new (pgModule().Pool)({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    ...(limit !== undefined && { statement_timeout: limit, query_timeout: limit + STALLED_SERVER_MARGIN_MS }),
+  });
   pool.on('error', (error) => options.onError?.(error));
   return pool;
 }

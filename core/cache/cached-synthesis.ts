@@ -13,15 +13,22 @@ import type { CachedResult } from './result-cache';
 import type { ResultIndex, SharedFlight } from './result-index';
 import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
+import { boundedHitRead, type HitRead } from './hit-read';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
-  read(fileName: string): Promise<Uint8Array | undefined>;
-  /** `owner`: the account the new file counts against. */
-  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number, owner?: string): Promise<{ fileName: string; size: number }>;
+  /**
+   * A stored file's bytes; undefined only when the file is gone for good (the entry is then
+   * dropped). A failure that may pass (the store unavailable, a read stopped by `signal`)
+   * rejects, and the entry stays.
+   */
+  read(fileName: string, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /** `owner`: the account the new file counts against; `signal` stops the write. */
+  save(audio: Uint8Array, format: AudioFormat, sampleRate?: number, owner?: string, signal?: AbortSignal): Promise<{ fileName: string; size: number }>;
   /**
    * A new name for a stored file's bytes, without copying them (the folder store links it), as
-   * durable as a save; undefined when the file is gone. A storage without it gets read and saved.
+   * durable as a save; undefined when the file is gone, a rejection (as `read`) when it cannot
+   * be had now. A storage without it gets read and saved.
    */
   share?(fileName: string, owner?: string): Promise<{ fileName: string; size: number } | undefined>;
 }
@@ -44,6 +51,12 @@ export interface CachedSynthesisOptions {
   readonly answersStill?: (request: SynthesisRequest, remembered: RememberedFacts) => boolean;
   /** Told of each lookup: a hit answered from the cache, or a miss, whether or not the synthesis then succeeds. */
   readonly lookedUp?: (hit: boolean) => void;
+  /**
+   * How long a hit's stored bytes may take to read (or to get a new name), for a small file; a
+   * larger one gets a second more per MiB. Past it, as on a failure of the store, the hit is a
+   * miss for that request and the entry stays. Absent: as long as the client waits.
+   */
+  readonly hitReadTimeoutMs?: number;
 }
 
 /** What is known of a remembered answer besides its file. */
@@ -119,14 +132,14 @@ export class CachedSynthesis {
 
   private async synthesizeThroughCache(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     const key = resultCacheKey(request);
-    const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context.accountId);
+    const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context);
     if (hit) return hit;
     // Identical requests under way are waited for: when one fails, the first of those that waited
     // to find no answer starts again, and the others wait for that one rather than each calling
     // the provider at once (after a second failure, each makes its own).
     for (let round = 0, running = this.inFlight.get(key); running && round < MOST_SHARED_ROUNDS; round += 1, running = this.inFlight.get(key)) {
       await waitForShared(running, context.signal);
-      const shared = await this.rereadHit(key, context.accountId);
+      const shared = await this.rereadHit(key, context);
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
@@ -141,11 +154,11 @@ export class CachedSynthesis {
     if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile, or its holder failed (or the file is gone already): this
     // one makes it, under the lock again, so that the replicas that waited make one call, not one each.
-    const made = await this.rereadHit(key, context.accountId);
+    const made = await this.rereadHit(key, context);
     if (made) return made;
     const retried = await this.synthesizeOnce(key, request, context);
     if (retried) return extended(retried, { cache: 'miss' as const });
-    return (await this.rereadHit(key, context.accountId)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
+    return (await this.rereadHit(key, context)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
   }
 
   /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
@@ -182,7 +195,7 @@ export class CachedSynthesis {
     if (running) await waitForShared(running, context.signal);
     // One just made by an identical request answers as it is; one remembered from before is checked.
     const cached = running ? await this.cache.get(key) : this.stillAnswering(request, await this.lookupOf(key, context));
-    const bytes = cached && (await this.readHit(key, cached));
+    const bytes = cached && (await this.readHit(key, cached, context));
     if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
     return extended(live, { chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' as const });
@@ -200,32 +213,40 @@ export class CachedSynthesis {
   }
 
   /** A hit read from the cache now (an identical synthesis may have just stored it), under a new name for this requester alone. */
-  private async rereadHit(key: string, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
-    return this.hitFrom(key, await this.cache.get(key), owner);
+  private async rereadHit(key: string, context: SynthesisContext): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+    return this.hitFrom(key, await this.cache.get(key), context);
   }
 
-  /** A hit from what a lookup found, under a new name for this requester alone. */
-  private async hitFrom(key: string, cached: CachedResult | undefined, owner: string | undefined): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
+  /** A hit from what a lookup found, under a new name for this requester alone; undefined: a miss. */
+  private async hitFrom(key: string, cached: CachedResult | undefined, context: SynthesisContext): Promise<(SynthesisResult & { cache: CacheStatus }) | undefined> {
     if (!cached) return undefined;
-    const saved = await this.newNameOf(key, cached, owner);
+    const saved = await this.readWithinLimits(key, cached, context, (signal) => this.newNameOf(cached, context.accountId, signal));
     return saved && Object.assign(describe(cached), saved, { cache: 'hit' as const });
   }
 
-  /** The hit's bytes under a new name: shared where the storage can, else read and saved again. */
-  private async newNameOf(key: string, cached: CachedResult, owner: string | undefined): Promise<{ fileName: string; size: number } | undefined> {
-    if (this.storage.share) {
-      const shared = await this.storage.share(cached.fileName, owner);
-      if (!shared) await this.cache.forget(key);
-      return shared;
-    }
-    const bytes = await this.readHit(key, cached);
-    return bytes && this.storage.save(bytes, cached.format, cached.sampleRate, owner);
+  /** The hit's bytes under a new name: shared where the storage can, else read and saved again (undefined: the file is gone). */
+  private async newNameOf(cached: CachedResult, owner: string | undefined, signal: AbortSignal): Promise<{ fileName: string; size: number } | undefined> {
+    if (this.storage.share) return this.storage.share(cached.fileName, owner);
+    const bytes = await this.storage.read(cached.fileName, signal);
+    return bytes && this.storage.save(bytes, cached.format, cached.sampleRate, owner, signal);
   }
 
-  private async readHit(key: string, cached: CachedResult): Promise<Uint8Array | undefined> {
-    const bytes = await this.storage.read(cached.fileName);
-    if (!bytes) await this.cache.forget(key);
-    return bytes;
+  /** A stream hit's bytes; undefined: a miss. */
+  private readHit(key: string, cached: CachedResult, context: SynthesisContext): Promise<Uint8Array | undefined> {
+    return this.readWithinLimits(key, cached, context, (signal) => this.storage.read(cached.fileName, signal));
+  }
+
+  /**
+   * Runs a hit's read within its limits (see boundedHitRead) and answers its value, or undefined
+   * for a miss: a file gone for good drops the entry; a store that failed or stalled leaves it
+   * for the next request (S3's SlowDown passes; a 404 does not).
+   */
+  private async readWithinLimits<Value>(key: string, cached: CachedResult, context: SynthesisContext, read: (signal: AbortSignal) => Promise<Value | undefined>): Promise<Value | undefined> {
+    const answer: HitRead<Value> = await boundedHitRead(read, { clientSignal: context.signal, timeoutMs: this.options.hitReadTimeoutMs, size: cached.size });
+    if (answer.outcome === 'read') return answer.value;
+    if (answer.outcome === 'gone') await this.cache.forget(key);
+    else this.logger.warn('a result-cache hit could not be read: answered as a miss, the entry kept', { requestId: context.requestId, reason: answer.reason });
+    return undefined;
   }
 
   /** Hands the stream on and, when it ends whole and short enough, stores and remembers it. */

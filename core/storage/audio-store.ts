@@ -17,6 +17,12 @@ export interface SaveAudioOptions {
   readonly signal?: AbortSignal;
 }
 
+/** How a read may be stopped: the request's deadline, or its client leaving. */
+export interface ReadOptions {
+  /** Stops the read; the call then rejects with the signal's reason, and the stream ends with an error. */
+  readonly signal?: AbortSignal;
+}
+
 /** Bytes `start` to `end` of a file, both included (as in HTTP's Range). */
 export interface ByteRange {
   readonly start: number;
@@ -36,9 +42,10 @@ export interface LocatedAudio {
   readonly expiresAt: Date;
   /**
    * Streams the file's bytes, or the range of them. Rejects with a 404 GatewayError when the
-   * file went away since `locate()` (swept by another replica).
+   * file went away since `locate()` (swept by another replica); with 503 TTS_ERR_UNAVAILABLE
+   * when the store cannot be read now.
    */
-  open(range?: ByteRange): Promise<Readable>;
+  open(range?: ByteRange, options?: ReadOptions): Promise<Readable>;
 }
 
 /**
@@ -62,9 +69,11 @@ export interface AudioStore {
   storedBytes?(owner: string): Promise<StoredBytes>;
   /**
    * Finds a live file by name. Throws a 404 GatewayError for a name that is not one this store
-   * could have produced (traversal attempts included); undefined for a missing or expired file.
+   * could have produced (traversal attempts included); undefined for a missing or expired file
+   * (gone for good); rejects with 503 TTS_ERR_UNAVAILABLE when the store cannot tell now (S3
+   * answered 5xx or not at all, a disk's I/O error), which is no answer that the file is gone.
    */
-  locate(fileName: string): Promise<LocatedAudio | undefined>;
+  locate(fileName: string, options?: ReadOptions): Promise<LocatedAudio | undefined>;
   /** Deletes expired files; returns how many were removed. */
   sweep(): Promise<number>;
   /** Writes and removes a small file: throws when the store cannot take new audio (readiness check). */

@@ -3,14 +3,16 @@ import { link, mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promis
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
-import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import type { AudioStore, ByteRange, LocatedAudio, ReadOptions, SaveAudioOptions, SavedAudio } from './audio-store';
 import { DirectorySync, fsyncDirectory, type SyncDirectory } from './directory-sync';
 import { writeNewFileDurably } from './durable-write';
 import { processSaveThread } from './save-thread/save-thread';
 import { OwnerLedger, type StoredBytes } from './owner-ledger';
-import { storageFailure, withoutPath } from './storage-failure';
+import { storageFailure, storageReadFailure, withoutPath } from './storage-failure';
 import { startSweeper } from './sweeper';
 
+/** A stat's codes for a name that is not there (its folder included): the file is gone. */
+const GONE = new Set(['ENOENT', 'ENOTDIR']);
 /** Write probes (and files of earlier versions, which were renamed into place) carry it; leftovers are swept. */
 const TEMPORARY_PREFIX = '.tmp-';
 
@@ -170,11 +172,12 @@ export class FileSystemAudioStore implements AudioStore {
     const { extension, sampleRate } = parseAudioFileName(fileName);
     const path = join(this.directory, fileName);
     if (!path.startsWith(this.directory + sep)) throw audioNotFound();
-    const stats = await stat(path).catch(() => undefined);
+    // Only "no such file" is gone; any other failure (EIO, EACCES) says nothing about the file.
+    const stats = await stat(path).catch((error: NodeJS.ErrnoException) => (GONE.has(error.code ?? '') ? undefined : Promise.reject(storageReadFailure(error))));
     if (!stats?.isFile()) return undefined;
     const expiresAt = stats.mtimeMs + this.retentionMs;
     if (expiresAt <= this.now()) return undefined;
-    return { path, size: stats.size, mtime: stats.mtime, extension, sampleRate, expiresAt: new Date(expiresAt), open: (range) => openFile(path, range) };
+    return { path, size: stats.size, mtime: stats.mtime, extension, sampleRate, expiresAt: new Date(expiresAt), open: (range, options) => openFile(path, range, options) };
   }
 
   async sweep(): Promise<number> {
@@ -240,7 +243,7 @@ async function makeLevels(path: string): Promise<void> {
 }
 
 /** Opens first, so that a file swept since locate() is a 404 and not a stream error. */
-async function openFile(path: string, range: ByteRange | undefined): Promise<Readable> {
-  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : withoutPath(error)));
-  return handle.createReadStream({ autoClose: true, ...(range && { start: range.start, end: range.end }) });
+async function openFile(path: string, range: ByteRange | undefined, options: ReadOptions = {}): Promise<Readable> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENOENT' ? audioNotFound() : storageReadFailure(error)));
+  return handle.createReadStream({ autoClose: true, ...(range && { start: range.start, end: range.end }), ...(options.signal && { signal: options.signal }) });
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { gatewayError, type GatewayError } from '../errors';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
-import type { AudioStore, ByteRange, LocatedAudio, SaveAudioOptions, SavedAudio } from './audio-store';
+import type { AudioStore, ByteRange, LocatedAudio, ReadOptions, SaveAudioOptions, SavedAudio } from './audio-store';
 import { startSweeper } from './sweeper';
 
 /** S3's smallest part (5 MiB) would mean many requests; 8 MiB parts from 16 MiB up. */
@@ -40,6 +40,11 @@ function storageUnavailable(error: unknown): GatewayError {
   const name = typeof failure?.name === 'string' ? failure.name : 'an error';
   const status = typeof failure?.$metadata?.httpStatusCode === 'number' ? ` (HTTP ${failure.$metadata.httpStatusCode})` : '';
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `S3 answered ${name}${status}` }, { cause: error });
+}
+
+/** A failed read stopped by its caller's signal (a deadline, a client that left) rejects with the signal's reason. */
+function readFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted ? signal.reason : storageUnavailable(error);
 }
 
 function isMissing(error: unknown): boolean {
@@ -93,12 +98,14 @@ export class S3AudioStore implements AudioStore {
     return { fileName, size: bytes.byteLength };
   }
 
-  async locate(fileName: string): Promise<LocatedAudio | undefined> {
+  async locate(fileName: string, options: ReadOptions = {}): Promise<LocatedAudio | undefined> {
     const { extension, sampleRate } = parseAudioFileName(fileName);
     const key = this.prefix + fileName;
-    const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key })).catch((error: unknown) => {
+    const { signal } = options;
+    // The caller's signal stops the HEAD: a stalled S3 must not hold a cache hit past its deadline.
+    const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key }), { abortSignal: signal }).catch((error: unknown) => {
       if (isMissing(error)) return undefined;
-      throw storageUnavailable(error);
+      throw readFailure(error, signal);
     });
     if (!head?.LastModified || head.ContentLength === undefined) return undefined;
     const expiresAt = head.LastModified.getTime() + this.options.retentionMs;
@@ -109,14 +116,15 @@ export class S3AudioStore implements AudioStore {
       extension,
       sampleRate,
       expiresAt: new Date(expiresAt),
-      open: (range) => this.open(key, range),
+      open: (range, openOptions) => this.open(key, range, openOptions?.signal),
     };
   }
 
-  private async open(key: string, range: ByteRange | undefined): Promise<Readable> {
+  private async open(key: string, range: ByteRange | undefined, signal: AbortSignal | undefined): Promise<Readable> {
+    // As the PUT: the caller's signal stops the GET (its body is stopped by the reader, see readStoredAudio).
     const answer = await this.options.client
-      .send(new (s3Sdk().GetObjectCommand)({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
-      .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : storageUnavailable(error)));
+      .send(new (s3Sdk().GetObjectCommand)({ Bucket: this.options.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }), { abortSignal: signal })
+      .catch((error: unknown) => Promise.reject(isMissing(error) ? audioNotFound() : readFailure(error, signal)));
     if (!(answer.Body instanceof Readable)) throw new Error('the S3 client answered without a Node.js stream body');
     return answer.Body;
   }

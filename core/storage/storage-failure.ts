@@ -1,4 +1,4 @@
-import { gatewayError } from '../errors';
+import { gatewayError, type GatewayError } from '../errors';
 
 /** The disk has no room (or the owner's filesystem quota is used up). */
 const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
@@ -31,4 +31,15 @@ export function storageFailure(error: unknown): unknown {
     return gatewayError('TTS_ERR_STORAGE_FULL', { subject: "The gateway's audio storage", reason: 'its folder cannot be written' }, { details: [{ reason: 'not_writable' }], cause: error });
   }
   return withoutPath(error);
+}
+
+/**
+ * A file the folder store cannot look at or open now, for a reason other than its being gone
+ * (a disk's EIO, a permission, a link loop): the store is unavailable (503), as the S3 store
+ * answers an S3 failure, and not "no such file", which would make the result cache drop its
+ * entry. The paths stay out (see withoutPath); the original stays the cause.
+ */
+export function storageReadFailure(error: unknown): GatewayError {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? 'an error';
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `its folder could not be read (${code})` }, { details: [{ reason: 'storage_read_failed' }], cause: error });
 }

@@ -45,6 +45,9 @@ const SYNTHESIS_ERRORS: readonly ErrorCode[] = ['TTS_ERR_MODEL_NOT_FOUND', 'TTS_
 /** What listing a model's voices can answer: the provider is asked when the list is not cached (its refusals pass through). */
 export const VOICE_LIST_ERRORS: readonly ErrorCode[] = ['TTS_ERR_MODEL_NOT_FOUND', ...PROVIDER_ERRORS];
 
+/** The account routes' own work is on the account database: one that cannot answer in time is a 503. */
+const DATABASE_ERRORS: readonly ErrorCode[] = ['TTS_ERR_UNAVAILABLE'];
+
 const credentialsExample = { email: 'ada@example.com', password: 'correct horse battery' };
 const keyId = { name: 'id', in: 'path', description: 'The key id (`id` in the key list)', schema: { type: 'string' }, example: '38bc2ae2-f7f1-4f7f-98ab-0c42b1b1f8eb' } as const;
 
@@ -63,7 +66,7 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     requestBody: { schema: REGISTER_SCHEMA, example: credentialsExample },
     responses: [ok('Account registered; keep the API key, it is shown only once', ISSUED_ACCOUNT_KEY_SCHEMA)],
-    errors: ['TTS_ERR_FORBIDDEN', 'TTS_ERR_CONFLICT', 'TTS_ERR_RATE_LIMITED'],
+    errors: ['TTS_ERR_FORBIDDEN', 'TTS_ERR_CONFLICT', 'TTS_ERR_RATE_LIMITED', ...DATABASE_ERRORS],
   },
   login: {
     method: 'post',
@@ -75,7 +78,7 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     requestBody: { schema: LOGIN_SCHEMA, example: credentialsExample },
     responses: [ok('Logged in; a new API key was issued', ISSUED_ACCOUNT_KEY_SCHEMA)],
-    errors: ['TTS_ERR_UNAUTHORIZED', 'TTS_ERR_RATE_LIMITED'],
+    errors: ['TTS_ERR_UNAUTHORIZED', 'TTS_ERR_RATE_LIMITED', ...DATABASE_ERRORS],
   },
   listKeys: {
     method: 'get',
@@ -85,6 +88,7 @@ export const API_ROUTES = {
     security: 'key',
     errorFormat: 'envelope',
     responses: [ok('API keys listed', KEY_LIST_SCHEMA)],
+    errors: DATABASE_ERRORS,
   },
   createKey: {
     method: 'post',
@@ -96,6 +100,7 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     requestBody: { schema: CREATE_KEY_SCHEMA, example: { name: 'ci', expiresIn: 2_592_000 } },
     responses: [ok('API key created; it is shown only once', ISSUED_KEY_SCHEMA)],
+    errors: DATABASE_ERRORS,
   },
   revokeKey: {
     method: 'delete',
@@ -107,7 +112,7 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     parameters: [keyId],
     responses: [ok('API key revoked', REVOKED_KEY_SCHEMA)],
-    errors: ['TTS_ERR_NOT_FOUND'],
+    errors: ['TTS_ERR_NOT_FOUND', ...DATABASE_ERRORS],
   },
   synthesize: {
     method: 'post',
@@ -155,7 +160,7 @@ export const API_ROUTES = {
       { name: 'to', in: 'query', description: 'Last UTC day, `YYYY-MM-DD` (default: today)', schema: { type: 'string', format: 'date' }, example: '2026-01-31' },
     ],
     responses: [ok('Usage listed', USAGE_REPORT_SCHEMA)],
-    errors: ['TTS_ERR_VALIDATION'],
+    errors: ['TTS_ERR_VALIDATION', ...DATABASE_ERRORS],
   },
   listModels: {
     method: 'get',

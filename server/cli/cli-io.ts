@@ -41,7 +41,7 @@ export async function withAccounts<T>(
       config.sourceFile,
     );
   }
-  const store = await openAccountStore(config.database.url);
+  const store = await openAccountStore(config.database.url, { statementTimeoutMs: config.database.statementTimeoutMs });
   const logger = { warn: (message: string) => void io.stderr.write(`${message}\n`), info: () => undefined };
   const revocations =
     announceRevocations && config.redis ? new RedisKeyRevocations({ url: config.redis.url, keyPrefix: config.redis.keyPrefix, logger }) : undefined;

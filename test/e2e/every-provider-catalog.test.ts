@@ -36,7 +36,7 @@ describe('e2e: the catalog with every provider enabled', function () {
     directory = mkdtempSync(join(tmpdir(), 'tts-gateway-all-'));
     const config = await loadConfig({ argv: [], env: {}, cwd: directory });
     gateway = await composeGateway(
-      { ...config, providers, storage: { ...config.storage, path: join(directory, 'audio') }, database: { url: 'sqlite::memory:' } },
+      { ...config, providers, storage: { ...config.storage, path: join(directory, 'audio') }, database: { ...config.database, url: 'sqlite::memory:' } },
       { fetch: unreachable, logger: createLogger({ level: 'error', format: 'json' }) },
     );
   });

@@ -13,7 +13,7 @@ export async function startTestGateway(adjust: (config: GatewayConfig) => Gatewa
   const dataDirectory = mkdtempSync(join(tmpdir(), 'tts-gateway-e2e-'));
   const config = adjust(await loadConfig({ argv: [], env: {}, cwd: dataDirectory }));
   const gateway = await composeGateway(
-    { ...config, server: { ...config.server, publicBaseUrl: 'http://gateway.test' }, storage: { ...config.storage, path: join(dataDirectory, 'audio') }, database: { url: 'sqlite::memory:' } },
+    { ...config, server: { ...config.server, publicBaseUrl: 'http://gateway.test' }, storage: { ...config.storage, path: join(dataDirectory, 'audio') }, database: { ...config.database, url: 'sqlite::memory:' } },
     { logger: createLogger({ level: 'error', format: 'json' }) },
   );
   return {

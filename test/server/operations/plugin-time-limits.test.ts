@@ -46,7 +46,7 @@ describe('server: a gateway whose plugin never finishes its create() or close()'
     });
     const logger = winston.createLogger({ level: 'warn', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
     return composeGateway(
-      { ...config, storage: { ...config.storage, path: join(folder, 'audio') }, database: { url: 'sqlite::memory:' }, providers },
+      { ...config, storage: { ...config.storage, path: join(folder, 'audio') }, database: { ...config.database, url: 'sqlite::memory:' }, providers },
       { logger, pluginTimeLimits },
     );
   }

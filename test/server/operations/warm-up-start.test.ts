@@ -31,7 +31,7 @@ describe('server: a gateway composed while its providers warm up', () => {
       {
         ...config,
         storage: { ...config.storage, path: join(folder, 'audio') },
-        database: { url: 'sqlite::memory:' },
+        database: { ...config.database, url: 'sqlite::memory:' },
         providers: [{ plugin: FAKE_PLUGIN, id: 'slow', options: { holdWarmUp: true } }],
       },
       { logger: createLogger({ level: 'error', format: 'json' }) },

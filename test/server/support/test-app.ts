@@ -75,7 +75,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
       keepAliveTimeoutMs: 5_000,
     },
     storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
-    database: { url: 'sqlite::memory:' },
+    database: { url: 'sqlite::memory:', statementTimeoutMs: 5_000 },
     auth: {
       registration: options.registration ?? 'open',
       loginKeyTtlMs: options.loginKeyTtlMs ?? 30 * 86_400_000,
