@@ -4,8 +4,11 @@ import type { LoggingConfig } from '../config/types';
 
 /** Fields that must never reach a log line at any level: credentials and the user's text. */
 const SECRET_FIELDS = new Set(['apikey', 'api_key', 'x-api-key', 'password', 'authorization', 'text', 'input', 'transcript', 'ssml', 'secretaccesskey']);
-const MAX_DEPTH = 4;
+/** Levels scrubbed below an entry; what is deeper is not written at all (never written unscrubbed). */
+const MAX_DEPTH = 16;
 const REDACTED = '[redacted]';
+const TOO_DEEP = '[too deep]';
+const CIRCULAR = '[Circular]';
 
 /** Where winston transports read the finished line (triple-beam's MESSAGE). */
 const MESSAGE = Symbol.for('message');
@@ -17,22 +20,37 @@ const isSecret = (key: string): boolean => SECRET_FIELDS.has(key.toLowerCase());
  * are (most log lines have none, so most lines copy nothing); the caller's objects are never changed.
  */
 function scrub(value: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, index) => {
-      const clean = scrub(item, depth + 1);
-      if (clean !== item) (copy ??= [...value])[index] = clean;
-    });
-    return copy ?? value;
+  if (value === null || typeof value !== 'object') return value;
+  // A cycle is cut here: the object above it is being copied, and the original must not be written.
+  if (ancestors.includes(value)) return CIRCULAR;
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  ancestors.push(value);
+  try {
+    return Array.isArray(value) ? scrubArray(value, depth) : scrubRecord(value as Record<string, unknown>, depth);
+  } finally {
+    ancestors.pop();
   }
+}
+
+/** The objects above the one being scrubbed (one entry is scrubbed at a time, synchronously). */
+const ancestors: object[] = [];
+
+function scrubArray(value: readonly unknown[], depth: number): readonly unknown[] {
+  let copy: unknown[] | undefined;
+  value.forEach((item: unknown, index) => {
+    const clean = scrub(item, depth + 1);
+    if (clean !== item) (copy ??= [...value])[index] = clean;
+  });
+  return copy ?? value;
+}
+
+function scrubRecord(record: Record<string, unknown>, depth: number): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
-  const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     const clean = isSecret(key) ? REDACTED : scrub(record[key], depth + 1);
     if (clean !== record[key]) (copy ??= { ...record })[key] = clean;
   }
-  return copy ?? value;
+  return copy ?? record;
 }
 
 /** Replaces secret fields anywhere in a log entry (winston hands each entry over as a fresh object). */
@@ -47,7 +65,7 @@ function tolerantStringify(entry: object): string {
   return JSON.stringify(entry, (key, value: unknown) => {
     if (typeof value === 'bigint') return value.toString();
     if (value !== null && typeof value === 'object') {
-      if (seen.has(value)) return '[Circular]';
+      if (seen.has(value)) return CIRCULAR;
       seen.add(value);
     }
     return value;

@@ -125,6 +125,27 @@ describe('server createLogger', () => {
     expect(details[0].provider.apiKey).to.equal('sk-secret-value');
   });
 
+  it('redacts a secret however deep it sits: deeper than it scrubs, it writes nothing of the value', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const nested = (levels: number): Record<string, unknown> => (levels === 0 ? { apiKey: 'sk-deep-secret', region: 'eu' } : { next: nested(levels - 1) });
+    const writes = await captureStdout(() => logger.warn('nested', { ten: nested(10), forty: nested(40) }));
+    const line = writes.join('');
+    expect(line).to.not.include('sk-deep-secret');
+    let ten = (JSON.parse(line) as { ten: Record<string, unknown> }).ten;
+    for (let level = 0; level < 10; level += 1) ten = ten.next as Record<string, unknown>;
+    expect(ten).to.deep.equal({ apiKey: '[redacted]', region: 'eu' });
+    expect(line).to.include('[too deep]');
+  });
+
+  it('redacts a secret inside a cycle', async () => {
+    const logger = createLogger({ level: 'info', format: 'json' });
+    const root: Record<string, unknown> = { name: 'root' };
+    root.child = { apiKey: 'sk-cycle-secret', back: root };
+    const writes = await captureStdout(() => logger.warn('cyclic', { root }));
+    expect(writes.join('')).to.not.include('sk-cycle-secret');
+    expect(JSON.parse(writes.join('')).root.child).to.deep.equal({ apiKey: '[redacted]', back: '[Circular]' });
+  });
+
   it('still writes an entry that JSON.stringify refuses (a cycle, a BigInt)', async () => {
     const logger = createLogger({ level: 'info', format: 'json' });
     const cyclic: Record<string, unknown> = { name: 'node' };
