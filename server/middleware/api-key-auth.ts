@@ -2,10 +2,13 @@ import type { Request, RequestHandler } from 'express';
 import type { AccountService } from '../../core';
 import { setPrincipal } from '../request-context';
 
-/** The key a request presents: `X-API-Key`, else `Authorization: Bearer <key>` (OpenAI's SDKs). */
+/**
+ * The key a request presents: `X-API-Key`, else `Authorization: Bearer <key>` (OpenAI's SDKs).
+ * An empty `X-API-Key` (a client's unset variable) presents nothing, so it cannot hide a Bearer key.
+ */
 export function presentedKey(request: Request): string | undefined {
   const header = request.get('X-API-Key');
-  if (header !== undefined) return header;
+  if (header) return header;
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.get('Authorization') ?? '');
   return match?.[1];
 }

@@ -235,6 +235,12 @@ describe('server /v1 (OpenAI-compatible)', () => {
       });
     }
 
+    it('takes Bearer when X-API-Key is sent empty (an unset variable), and refuses an empty key alone', async () => {
+      await request(testApp.app).post('/v1/audio/speech').set('X-API-Key', '').set('Authorization', `Bearer ${apiKey}`).send(SPEECH).expect(200);
+      const refused = await request(testApp.app).post('/v1/audio/speech').set('X-API-Key', '').send(SPEECH).expect(401);
+      expect(expectOpenAiError(refused.body, 'invalid_request_error').code).to.equal('invalid_api_key');
+    });
+
     it('takes Bearer on /api/v1 too, keeping the spec envelope there', async () => {
       const ok = await request(testApp.app).get('/api/v1/tools/models').set('Authorization', `Bearer ${apiKey}`).expect(200);
       expect(ok.body.success).to.equal(true);
