@@ -193,6 +193,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       ...(file.storage.driver === 's3' && { s3: s3Storage(file.storage.s3, problems) }),
       retentionMs: problems.positiveMilliseconds(file.storage.retention, 'storage.retention'),
       sweepIntervalMs: problems.positiveTimer(file.storage.sweepInterval, 'storage.sweepInterval'),
+      readTimeoutMs: problems.positiveTimer(file.storage.readTimeout, 'storage.readTimeout'),
       downloadRequiresKey: file.storage.downloadRequiresKey,
     },
     database: { url: file.database.url, statementTimeoutMs: problems.positiveTimer(file.database.statementTimeout, 'database.statementTimeout') },

@@ -168,6 +168,8 @@ export const CONFIG_FILE_SCHEMA = {
       path: { type: 'string', minLength: 1, default: './data/audio' },
       retention: duration('24h'),
       sweepInterval: duration('10m'),
+      // A download's wait for the store to find its file and start sending it (not the transfer).
+      readTimeout: duration('5s'),
       downloadRequiresKey: { type: 'boolean', default: false },
     }),
     database: section({

@@ -84,6 +84,8 @@ export interface StorageConfig {
   readonly retentionMs: number;
   /** How often expired files are swept, in milliseconds. */
   readonly sweepIntervalMs: number;
+  /** How long a download may wait for the store to find its file and start sending it (not the transfer), in milliseconds. */
+  readonly readTimeoutMs: number;
   /** When true, downloads need X-API-Key too; by default the unguessable link is the capability. */
   readonly downloadRequiresKey: boolean;
 }
