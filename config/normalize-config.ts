@@ -136,6 +136,8 @@ function s3Storage(s3: S3StorageFile | undefined, problems: Problems): S3Storage
     bucket: s3.bucket,
     forcePathStyle: s3.forcePathStyle,
     prefix: s3.prefix,
+    connectionTimeoutMs: problems.positiveTimer(s3.connectionTimeout, 'storage.s3.connectionTimeout'),
+    requestTimeoutMs: problems.positiveTimer(s3.requestTimeout, 'storage.s3.requestTimeout'),
     ...(s3.endpoint !== undefined && { endpoint: s3.endpoint }),
     ...(s3.region !== undefined && { region: s3.region }),
     ...(s3.accessKeyId !== undefined && s3.secretAccessKey !== undefined && { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }),

@@ -163,6 +163,9 @@ export const CONFIG_FILE_SCHEMA = {
           prefix: { type: 'string', pattern: '^([A-Za-z0-9._-]+/)*$', default: '' },
           accessKeyId: { type: 'string', minLength: 1 },
           secretAccessKey: { type: 'string', minLength: 1 },
+          // Each S3 request's time to connect, and to be answered (its headers; a PUT's upload included).
+          connectionTimeout: duration('5s'),
+          requestTimeout: duration('30s'),
         },
       },
       path: { type: 'string', minLength: 1, default: './data/audio' },
