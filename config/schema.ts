@@ -163,11 +163,16 @@ export const CONFIG_FILE_SCHEMA = {
           prefix: { type: 'string', pattern: '^([A-Za-z0-9._-]+/)*$', default: '' },
           accessKeyId: { type: 'string', minLength: 1 },
           secretAccessKey: { type: 'string', minLength: 1 },
+          // Each S3 request's time to connect, and to be answered (its headers; a PUT's upload included).
+          connectionTimeout: duration('5s'),
+          requestTimeout: duration('30s'),
         },
       },
       path: { type: 'string', minLength: 1, default: './data/audio' },
       retention: duration('24h'),
       sweepInterval: duration('10m'),
+      // A download's wait for the store to find its file and start sending it (not the transfer).
+      readTimeout: duration('5s'),
       downloadRequiresKey: { type: 'boolean', default: false },
     }),
     database: section({

@@ -84,6 +84,8 @@ export interface StorageConfig {
   readonly retentionMs: number;
   /** How often expired files are swept, in milliseconds. */
   readonly sweepIntervalMs: number;
+  /** How long a download may wait for the store to find its file and start sending it (not the transfer), in milliseconds. */
+  readonly readTimeoutMs: number;
   /** When true, downloads need X-API-Key too; by default the unguessable link is the capability. */
   readonly downloadRequiresKey: boolean;
 }
@@ -101,6 +103,10 @@ export interface S3StorageConfig {
   readonly prefix: string;
   /** Both or neither: without them, the standard AWS credential chain (environment, profile, instance role). */
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /** How long one S3 request may take to connect, in milliseconds. */
+  readonly connectionTimeoutMs: number;
+  /** How long one S3 request may take to be answered (the answer's headers; a PUT's upload included), in milliseconds. */
+  readonly requestTimeoutMs: number;
 }
 
 /** Redis shared by the replicas. */

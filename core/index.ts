@@ -17,6 +17,8 @@ export { DEFAULT_CREATE_TIMEOUT_MS, loadProviders, warmUpProviders, type LoadedP
 export { PluginLoadError, type PluginLoadErrorCode } from './plugin/plugin-load-error';
 export { closeProvider, DEFAULT_CLOSE_TIMEOUT_MS } from './plugin/close-provider';
 export { raceTimeLimit, TimeLimitExceeded } from './abort/race-time-limit';
+export { abortedByDeadline, LinkedAbort } from './abort/linked-abort';
+export { raceAbort } from './abort/race-abort';
 export * from './catalog';
 export * from './synthesis';
 export * from './routing';

@@ -64,7 +64,7 @@ export function createApp(dependencies: AppDependencies): express.Application {
   );
   const tts = createTtsRoutes({ accounts, synthesize: dependencies.synthesize, stream: dependencies.stream, logger, publicBaseUrl: config.server.publicBaseUrl });
   const tools = createToolsRoutes(dependencies.listModels, dependencies.listVoices);
-  const audio = createAudioRoutes(audioStore);
+  const audio = createAudioRoutes(audioStore, { readTimeoutMs: config.storage.readTimeoutMs });
   const operations = createOperationsRoutes({ readiness: dependencies.readiness, metrics, metricsToken: config.metrics.token, logger });
 
   const cors = corsPolicy(config.server.cors);

@@ -1,10 +1,13 @@
 import type { Logger } from 'winston';
 import type { StorageConfig } from '../config/types';
 import { FileSystemAudioStore, S3AudioStore, type AudioStore } from '../core';
+import { s3RequestHandler } from './s3-request-handler';
 
 /** The store `storage.driver` names, and what to release at shutdown. */
 export function createAudioStore(storage: StorageConfig, logger: Logger): { store: AudioStore; close(): void } {
-  const onSweepError = (error: unknown): void => void logger.warn('audio sweep failed', { error: error instanceof Error ? error.message : String(error) });
+  // The timer goes on: a failed sweep (a stalled or failing store) is tried again at the next one.
+  const onSweepError = (error: unknown): void =>
+    void logger.warn('audio sweep failed; the next sweep tries again', { error: error instanceof Error ? error.message : String(error), nextSweepInMs: storage.sweepIntervalMs });
   if (storage.driver !== 's3' || !storage.s3) {
     return { store: new FileSystemAudioStore(storage.path, storage.retentionMs, { onSweepError }), close: () => undefined };
   }
@@ -18,6 +21,7 @@ export function createAudioStore(storage: StorageConfig, logger: Logger): { stor
     ...(s3.endpoint !== undefined && { endpoint: s3.endpoint }),
     // A copy: the config is frozen, and the SDK marks the credentials object it is given.
     ...(s3.credentials && { credentials: { ...s3.credentials } }),
+    requestHandler: s3RequestHandler(s3),
   });
   const store = new S3AudioStore({ client, bucket: s3.bucket, prefix: s3.prefix, retentionMs: storage.retentionMs, onSweepError });
   return { store, close: () => client.destroy() };

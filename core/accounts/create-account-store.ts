@@ -9,7 +9,10 @@ const SQLITE_PREFIX = 'sqlite:';
 const POSTGRES_PATTERN = /^postgres(ql)?:\/\//i;
 
 export interface AccountStoreOptions {
-  /** PostgreSQL: the longest one statement may run (`database.statementTimeout`); absent = the store's default. */
+  /**
+   * The longest one statement may run (`database.statementTimeout`): PostgreSQL's statement
+   * limit, SQLite's wait for another connection's lock (its busy timeout). Absent = the store's default.
+   */
   readonly statementTimeoutMs?: number;
 }
 
@@ -19,7 +22,8 @@ export interface AccountStoreOptions {
  * background: openAccountStore waits for that).
  */
 export function createAccountStore(url: string, options: AccountStoreOptions = {}): AccountStore {
-  if (url === MEMORY_URL) return new SqliteAccountStore(':memory:');
+  const sqliteOptions = { busyTimeoutMs: options.statementTimeoutMs };
+  if (url === MEMORY_URL) return new SqliteAccountStore(':memory:', undefined, sqliteOptions);
   if (url.startsWith(SQLITE_PREFIX)) {
     const path = url.slice(SQLITE_PREFIX.length).replace(/^\/\/(?=\/)/, '');
     if (path.length === 0) throw new Error('database.url "sqlite:" needs a file path, for example sqlite:./data/gateway.db');
@@ -28,7 +32,7 @@ export function createAccountStore(url: string, options: AccountStoreOptions = {
     // Password hashes and key hashes: readable by the gateway's user alone. SQLite gives its
     // journal and WAL files the database file's permissions.
     closeSync(openSync(filename, 'a', 0o600));
-    return new SqliteAccountStore(filename);
+    return new SqliteAccountStore(filename, undefined, sqliteOptions);
   }
   if (POSTGRES_PATTERN.test(url)) return new PostgresAccountStore(url, { statementTimeoutMs: options.statementTimeoutMs });
   // Show only the scheme: the rest of a URL may hold a password.

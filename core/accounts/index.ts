@@ -13,7 +13,7 @@ export type {
 export { buildUsageReport, usageDays, type UsageRange, type UsageReport, type UsageTotals } from './usage-report';
 export { utcDay, msUntilNextUtcDay } from './utc-day';
 export { AccountOperator } from './account-operator';
-export { SqliteAccountStore } from './sqlite-account-store';
+export { SqliteAccountStore, type SqliteAccountStoreOptions } from './sqlite-account-store';
 export { SQLITE_MIGRATIONS, type Migration } from './migrations';
 export { createAccountStore, openAccountStore, type AccountStoreOptions } from './create-account-store';
 export { PostgresAccountStore, type PostgresAccountStoreOptions } from './postgres-account-store';

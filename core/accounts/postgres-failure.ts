@@ -1,4 +1,4 @@
-import { gatewayError } from '../errors';
+import { durationText, gatewayError } from '../errors';
 
 const SUBJECT = 'The account database';
 
@@ -51,11 +51,6 @@ export function leavesConnectionUnusable(error: unknown): boolean {
   return CLIENT_TIMEOUT_MESSAGES.some((message) => textOf(error).startsWith(message)) || isUnreachable(error);
 }
 
-/** A limit for people: `300 ms`, `5 s`. */
-function duration(milliseconds: number): string {
-  return milliseconds < 1000 || milliseconds % 1000 !== 0 ? `${milliseconds} ms` : `${milliseconds / 1000} s`;
-}
-
 /**
  * A PostgreSQL failure as the client should hear it: out of time or out of reach, the database
  * is unavailable (503 with Retry-After, worth a retry) rather than a bug (500). Neither the SQL
@@ -65,7 +60,7 @@ function duration(milliseconds: number): string {
 export function postgresFailure(error: unknown, statementTimeoutMs: number | undefined): unknown {
   const databaseCode = codeOf(error) || undefined;
   if (isPostgresTimeout(error)) {
-    const reason = statementTimeoutMs === undefined ? 'it did not answer in time' : `it did not answer within ${duration(statementTimeoutMs)}`;
+    const reason = statementTimeoutMs === undefined ? 'it did not answer in time' : `it did not answer within ${durationText(statementTimeoutMs)}`;
     return gatewayError('TTS_ERR_UNAVAILABLE', { provider: SUBJECT, reason }, { details: [{ reason: 'database_timeout' }], logContext: { databaseCode }, cause: error });
   }
   if (isUnreachable(error)) {

@@ -14,6 +14,7 @@ import { dailyAdditions } from './daily-additions';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
 import { SqliteAccountLimits } from './sqlite-account-limits';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
+import { sqliteFailure } from './sqlite-failure';
 
 interface AccountRow {
   id: string;
@@ -62,6 +63,18 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   expiresAt: row.expires_at ?? null,
 });
 
+/** How long a statement waits for another connection's lock by default (`database.statementTimeout`). */
+const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+export interface SqliteAccountStoreOptions {
+  /**
+   * How long a statement waits for another connection's lock (SQLite's busy timeout), then fails
+   * with 503. The wait is synchronous: the whole process waits with it. Migrations at the start
+   * wait at least the default.
+   */
+  readonly busyTimeoutMs?: number;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && (error as Error & { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
@@ -79,13 +92,17 @@ export class SqliteAccountStore implements AccountStore {
   /** Prepared once, at the first use: every batch of activity runs it for each request it carries. */
   private preparedUsageRecord?: Database.Statement;
   private readonly writeActivity: (activity: AccountActivity) => void;
+  private readonly busyTimeoutMs: number;
 
-  constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS) {
+  constructor(filename: string, migrations: readonly Migration[] = SQLITE_MIGRATIONS, options: SqliteAccountStoreOptions = {}) {
+    this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.database = new Database(filename);
     if (filename !== ':memory:') this.database.pragma('journal_mode = WAL');
     this.database.pragma('foreign_keys = ON');
-    this.database.pragma('busy_timeout = 5000');
+    // A start while the CLI writes waits as it always did; requests then get the configured limit.
+    this.database.pragma(`busy_timeout = ${Math.max(this.busyTimeoutMs, DEFAULT_BUSY_TIMEOUT_MS)}`);
     this.migrate(migrations);
+    this.database.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.dailyUsage = new SqliteDailyUsage(this.database);
     this.limits = new SqliteAccountLimits(this.database);
     this.dataVersion = this.database.prepare('PRAGMA data_version').pluck();
@@ -131,22 +148,22 @@ export class SqliteAccountStore implements AccountStore {
       return 'created';
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate-email';
-      throw error;
+      throw this.failure(error);
     }
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
-    const row = this.database.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined;
+    const row = this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined);
     return row && toAccount(row);
   }
 
   async findAccountById(id: string): Promise<AccountRecord | undefined> {
-    const row = this.database.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    const row = this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined);
     return row && toAccount(row);
   }
 
   async createApiKey(key: ApiKeyRecord): Promise<void> {
-    this.insertKey(key);
+    this.guarded(() => this.insertKey(key));
   }
 
   private insertKey(key: ApiKeyRecord): void {
@@ -158,34 +175,32 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+    const row = this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined);
     return row && toApiKey(row);
   }
 
   async listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]> {
-    const rows = this.database
-      .prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid')
-      .all(accountId) as ApiKeyRow[];
+    const rows = this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid').all(accountId) as ApiKeyRow[]);
     return rows.map(toApiKey);
   }
 
   async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
-    const result = this.database
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
-      .run(revokedAt, keyId, accountId);
+    const result = this.guarded(() =>
+      this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').run(revokedAt, keyId, accountId),
+    );
     return result.changes === 1;
   }
 
   async touchApiKey(keyId: string, usedAt: number): Promise<void> {
-    this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId);
+    this.guarded(() => this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId));
   }
 
   async deleteExpiredApiKeys(now: number): Promise<number> {
-    return this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
+    return this.guarded(() => this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes);
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
-    this.writeActivity(activity);
+    this.guarded(() => this.writeActivity(activity));
   }
 
   /** SQLite's `data_version`: it changes when another connection commits, never for this one's own writes. */
@@ -202,21 +217,19 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {
-    return this.dailyUsage.list(accountId, fromDay, toDay);
+    return this.guarded(() => this.dailyUsage.list(accountId, fromDay, toDay));
   }
 
   async getAccountLimits(accountId: string): Promise<AccountLimits> {
-    return this.limits.get(accountId);
+    return this.guarded(() => this.limits.get(accountId));
   }
 
   async setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean> {
-    return this.limits.set(accountId, limits);
+    return this.guarded(() => this.limits.set(accountId, limits));
   }
 
   async listUsage(accountId: string): Promise<readonly UsageRecord[]> {
-    const rows = this.database
-      .prepare('SELECT * FROM usage_records WHERE account_id = ? ORDER BY created_at, id')
-      .all(accountId) as UsageRow[];
+    const rows = this.guarded(() => this.database.prepare('SELECT * FROM usage_records WHERE account_id = ? ORDER BY created_at, id').all(accountId) as UsageRow[]);
     return rows.map((row) => ({
       accountId: row.account_id,
       keyId: row.key_id,
@@ -228,7 +241,20 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async ping(): Promise<void> {
-    this.database.prepare('SELECT 1').get();
+    this.guarded(() => this.database.prepare('SELECT 1').get());
+  }
+
+  /** Runs a statement; a lock held past the busy timeout is a 503 (sqlite-failure.ts), anything else passes. */
+  private guarded<Value>(statement: () => Value): Value {
+    try {
+      return statement();
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private failure(error: unknown): unknown {
+    return sqliteFailure(error, this.busyTimeoutMs);
   }
 
   async close(): Promise<void> {

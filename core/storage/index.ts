@@ -5,3 +5,4 @@ export { S3AudioStore, type S3AudioStoreOptions } from './s3-audio-store';
 export { AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 export type { StoredBytes } from './owner-ledger';
 export { StorageQuota } from './storage-quota';
+export { storageTimedOut } from './storage-failure';

@@ -1,4 +1,4 @@
-import { gatewayError, type GatewayError } from '../errors';
+import { durationText, gatewayError, type GatewayError } from '../errors';
 
 /** The disk has no room (or the owner's filesystem quota is used up). */
 const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
@@ -42,4 +42,12 @@ export function storageFailure(error: unknown): unknown {
 export function storageReadFailure(error: unknown): GatewayError {
   const code = (error as NodeJS.ErrnoException | null)?.code ?? 'an error';
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `its folder could not be read (${code})` }, { details: [{ reason: 'storage_read_failed' }], cause: error });
+}
+
+/**
+ * The store did not find a file or start sending it within `limitMs` (a stalled S3, a hung
+ * mount): unavailable for now (503, worth a retry), as a failing store is. Neither path nor key.
+ */
+export function storageTimedOut(limitMs: number): GatewayError {
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `it did not answer within ${durationText(limitMs)}` }, { details: [{ reason: 'storage_timeout' }] });
 }

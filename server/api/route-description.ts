@@ -26,7 +26,7 @@ export interface RouteDescription {
   readonly responses: readonly ResponseDescription[];
   /**
    * The coded errors the route itself can answer. Those that follow from the description are
-   * added by the generator: 401 for `key`, 400 and 413 with a body, 500 everywhere.
+   * added by the generator: KEY_CHECK_ERRORS for `key`, 400 and 413 with a body, 500 everywhere.
    */
   readonly errors?: readonly ErrorCode[];
   /** Express answers HEAD on a GET route; set to document it. */
@@ -38,6 +38,14 @@ export interface RouteDescription {
  * anybody. `download`: anybody holding the link, plus a key when `storage.downloadRequiresKey`.
  */
 export type RouteSecurity = 'key' | 'public' | 'download';
+
+/**
+ * What the key check answers on every keyed route, before the route's own work: 401 for a key
+ * missing, unknown, revoked or expired, and 503 when a key not yet known is looked up in an
+ * account database that does not answer in time (PostgreSQL's statement limit, a database out of
+ * reach).
+ */
+export const KEY_CHECK_ERRORS: readonly ErrorCode[] = ['TTS_ERR_UNAUTHORIZED', 'TTS_ERR_UNAVAILABLE'];
 
 /** `envelope`: `{success: false, message, timestamp, data: null, error: {code, details}}`; `openai`: `{error: {message, type, param, code}}`. */
 export type ErrorFormat = 'envelope' | 'openai';

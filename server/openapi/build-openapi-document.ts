@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import { GatewayError, type ErrorCode } from '../../core';
-import type { ContentDescription, ErrorFormat, ParameterDescription, RouteDescription } from '../api/route-description';
+import { KEY_CHECK_ERRORS, type ContentDescription, type ErrorFormat, type ParameterDescription, type RouteDescription } from '../api/route-description';
 import { renderEnvelope, type ErrorRendering } from '../middleware/error-handler';
 import { renderOpenAiError } from '../openai/openai-error';
 import { ERROR_ENVELOPE_SCHEMA, ERROR_EXAMPLE_MESSAGES, OPENAI_ERROR_SCHEMA } from './error-schemas';
@@ -62,7 +62,7 @@ function content(entries: readonly ContentDescription[]): Record<string, unknown
 
 function errorCodesOf(route: RouteDescription, keyed: boolean): ErrorCode[] {
   const codes = new Set<ErrorCode>([
-    ...(keyed ? (['TTS_ERR_UNAUTHORIZED'] as const) : []),
+    ...(keyed ? KEY_CHECK_ERRORS : []),
     ...(route.requestBody ? BODY_ERRORS : []),
     ...(route.errors ?? []),
     'TTS_ERR_INTERNAL',

@@ -36,14 +36,23 @@ describe('config: scale-out settings (PostgreSQL, S3, Redis)', () => {
       forcePathStyle: true,
       prefix: '',
       credentials: { accessKeyId: 'AKID', secretAccessKey: 'SECRET' },
+      connectionTimeoutMs: 5_000,
+      requestTimeoutMs: 30_000,
     });
     expect(config.redis).to.deep.equal({ url: 'redis://redis:6379', keyPrefix: 'ttsg:' });
   });
 
   it('leaves credentials to the AWS chain when no keys are given, and takes postgresql://', async () => {
     const config = await load('database:\n  url: postgresql://db/gateway\nstorage:\n  driver: s3\n  s3:\n    bucket: tts-audio\n');
-    expect(config.storage.s3).to.deep.equal({ bucket: 'tts-audio', forcePathStyle: false, prefix: '' });
+    expect(config.storage.s3).to.deep.equal({ bucket: 'tts-audio', forcePathStyle: false, prefix: '', connectionTimeoutMs: 5_000, requestTimeoutMs: 30_000 });
     expect(config.redis).to.equal(undefined);
+  });
+
+  it("takes the S3 client's time limits, and refuses a zero one", async () => {
+    const config = await load('storage:\n  driver: s3\n  s3:\n    bucket: tts-audio\n    connectionTimeout: 2s\n    requestTimeout: 1m\n');
+    expect(config.storage.s3).to.include({ connectionTimeoutMs: 2_000, requestTimeoutMs: 60_000 });
+    const zero = (await rejection(load('storage:\n  driver: s3\n  s3:\n    bucket: tts-audio\n    requestTimeout: 0\n'))) as ConfigError;
+    expect(zero.problems.join('\n')).to.include('storage.s3.requestTimeout: must be a duration greater than zero');
   });
 
   it('needs storage.s3 with the s3 driver, and both keys or neither', async () => {

@@ -100,8 +100,17 @@ describe('server GET /openapi.json', () => {
     expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '404', '413', '422', '429', '500', '502', '503', '504', '507']);
     expect(responses['404'].content?.['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(responses['404'].content?.['application/json'].example?.error.code).to.equal('TTS_ERR_MODEL_NOT_FOUND');
-    expect(Object.keys(document.paths['/api/v1/tools/models'].get.responses)).to.deep.equal(['200', '401', '500']);
+    expect(Object.keys(document.paths['/api/v1/tools/models'].get.responses)).to.deep.equal(['200', '401', '500', '503']);
     expect(document.components.schemas).to.have.keys('ErrorEnvelope', 'OpenAiError');
+  });
+
+  it("documents the download's 503, a store that fails or does not start sending within storage.readTimeout, with Retry-After", () => {
+    for (const method of ['get', 'head']) {
+      const responses = document.paths['/api/v1/audio/download/{file}'][method].responses;
+      expect(Object.keys(responses), method).to.deep.equal(['200', '206', '304', '404', '416', '500', '503']);
+      expect(responses['503'].description).to.equal('`TTS_ERR_UNAVAILABLE`');
+      expect(responses['503'] as unknown).to.have.nested.property('headers.Retry-After');
+    }
   });
 
   it('documents the statuses the synthesis routes really answer: audio too long (413), storage full on tts-sync (507)', async () => {
@@ -130,6 +139,31 @@ describe('server GET /openapi.json', () => {
     expect(sync['507'] as unknown).to.have.nested.property('headers.Retry-After');
     for (const [path, operation] of [['/api/v1/common/tts-sync', document.paths['/api/v1/common/tts-sync'].post], ['/api/v1/common/tts-stream', document.paths['/api/v1/common/tts-stream'].post], ['/v1/audio/speech', document.paths['/v1/audio/speech'].post]] as const) {
       expect(operation.responses['413'].description, path).to.include('`TTS_ERR_AUDIO_TOO_LONG`');
+    }
+  });
+
+  it("documents the key check's 503 (an unknown key's lookup in an account database that does not answer in time) with Retry-After on every keyed route, and the routes answer it", async () => {
+    for (const [id, route] of Object.entries({ ...API_ROUTES, ...OPENAI_ROUTES }) as [string, RouteDescription][]) {
+      const responses = document.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][route.method].responses;
+      if (route.security !== 'key') continue;
+      expect(responses, id).to.have.property('503');
+      expect(responses['503'].description, id).to.include('`TTS_ERR_UNAVAILABLE`');
+      expect(responses['503'] as unknown, id).to.have.nested.property('headers.Retry-After');
+    }
+    expect(Object.keys(document.paths['/v1/models'].get.responses)).to.deep.equal(['200', '401', '500', '503']);
+    expect(Object.keys(document.paths['/v1/models/{id}'].get.responses)).to.deep.equal(['200', '401', '404', '500', '503']);
+    expect(document.paths['/health/live'].get.responses).to.not.have.property('503');
+    const unanswered = await buildTestApp();
+    try {
+      unanswered.store.findApiKeyByHash = () => Promise.reject(new GatewayError('TTS_ERR_UNAVAILABLE', 'The account database is unavailable: it did not answer within 5 s'));
+      const unknownKey = `ttsg_${'x'.repeat(43)}`;
+      for (const path of ['/api/v1/tools/models', '/v1/models', '/v1/models/tts-1']) {
+        const answer = await request(unanswered.app).get(path).set('Authorization', `Bearer ${unknownKey}`);
+        expect(answer.status, path).to.equal(503);
+        expect(answer.headers['retry-after'], path).to.equal('1');
+      }
+    } finally {
+      await unanswered.close();
     }
   });
 

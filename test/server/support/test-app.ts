@@ -7,7 +7,7 @@ import type { Application } from 'express';
 import request from 'supertest';
 import winston from 'winston';
 import type { AuthThrottleConfig, GatewayConfig, LimitsConfig } from '../../../config/types';
-import { AccountService, FileSystemAudioStore, LoginThrottle, MemoryWindowCounters, SqliteAccountStore, SynthesisLimiter, type ProviderStatus, type VoiceInfo } from '../../../core';
+import { AccountService, FileSystemAudioStore, LoginThrottle, MemoryWindowCounters, SqliteAccountStore, SynthesisLimiter, type AudioStore, type ProviderStatus, type VoiceInfo } from '../../../core';
 import { createApp } from '../../../server/app';
 import { PrometheusMetrics } from '../../../server/metrics/prometheus-metrics';
 import type { ListModelsFunction, ListVoicesFunction, StreamFunction, SynthesisContext, SynthesisRequest, SynthesizeFunction } from '../../../server/app-dependencies';
@@ -37,6 +37,10 @@ export interface TestAppOptions {
   readonly stopping?: () => boolean;
   /** Whether /health/ready says the providers still warm up. */
   readonly warmingUp?: () => boolean;
+  /** `storage.readTimeout`; 5 s by default. */
+  readonly readTimeoutMs?: number;
+  /** The store the app reads and writes through, made from the test's folder store (one that stalls); that folder store by default. */
+  readonly audioStoreInApp?: (folderStore: FileSystemAudioStore) => AudioStore;
 }
 
 /** One in-process app with its own in-memory database, audio folder and captured log. */
@@ -74,7 +78,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
     },
-    storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
+    storage: { driver: 'filesystem', path: audioPath, retentionMs: 3_600_000, sweepIntervalMs: 60_000, readTimeoutMs: options.readTimeoutMs ?? 5_000, downloadRequiresKey: options.downloadRequiresKey ?? false },
     database: { url: 'sqlite::memory:', statementTimeoutMs: 5_000 },
     auth: {
       registration: options.registration ?? 'open',
@@ -151,7 +155,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     logger,
     accounts,
-    audioStore,
+    audioStore: options.audioStoreInApp?.(audioStore) ?? audioStore,
     listModels,
     listModelEntries: async () => (await listModels()).map((id) => ({ id, ownedBy: 'fake' })),
     listVoices: options.listVoices ?? (async () => VOICES),

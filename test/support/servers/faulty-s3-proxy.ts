@@ -9,16 +9,22 @@ export type ReadFault = 'pass' | 'stall' | { readonly status: number; readonly c
 
 /**
  * An HTTP proxy in front of a real S3-compatible server (s3rver) that a test can make fail reads
- * the ways S3 does, while writes, deletes and listings go through. s3rver takes any signature,
- * so requests signed for the proxy's address are accepted as they are.
+ * the ways S3 does, while writes, deletes and listings go through, or stall too (a bucket that
+ * stopped answering altogether). s3rver takes any signature, so requests signed for the proxy's
+ * address are accepted as they are.
  */
 export class FaultyS3Proxy {
   reads: ReadFault = 'pass';
+  /** Writes, deletes and listings: passed on, or held without an answer. */
+  others: 'pass' | 'stall' = 'pass';
   /** Object reads that arrived, and those answered with a fault or held. */
   readsSeen = 0;
   readsFaulted = 0;
   /** Held reads whose client closed the connection (a deadline or a client that left). */
   stalledReadsClosed = 0;
+  /** Writes, deletes and listings held, and those of them whose client closed the connection (its time limit). */
+  othersStalled = 0;
+  stalledOthersClosed = 0;
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -67,6 +73,11 @@ export class FaultyS3Proxy {
         outgoing.end(incoming.method === 'HEAD' ? undefined : body);
         return;
       }
+    } else if (this.others === 'stall') {
+      this.othersStalled += 1;
+      incoming.resume();
+      outgoing.on('close', () => (this.stalledOthersClosed += 1));
+      return;
     }
     const upstream = forward({ host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccountStore, GatewayError, SqliteAccountStore, type AccountStore, type ApiKeyRecord } from '../../../core';
+
+/** The busy timeout of these stores: short, so that a wait past it shows at once. */
+const BUSY_TIMEOUT_MS = 200;
+
+const account = { id: 'account-1', email: 'ada@example.com', passwordHash: 'scrypt$hash', createdAt: 1 };
+const keyRecord = (id: string): ApiKeyRecord => ({ id, accountId: account.id, name: id, prefix: 'ttsg_abc', keyHash: `hash-${id}`, createdAt: 2, lastUsedAt: null, revokedAt: null, expiresAt: null });
+
+/** What a statement that waited out the busy timeout rejects with: 503, no SQL or SQLite text. */
+async function expectLocked(pending: Promise<unknown>, limit = '200 ms'): Promise<void> {
+  const error = await pending.then(
+    () => expect.fail('the statement went through the lock'),
+    (failure: unknown) => failure,
+  );
+  expect(error).to.be.instanceOf(GatewayError);
+  const gatewayError = error as GatewayError;
+  expect(gatewayError.code).to.equal('TTS_ERR_UNAVAILABLE');
+  expect(gatewayError.status).to.equal(503);
+  expect(gatewayError.details).to.deep.equal([{ reason: 'database_timeout' }]);
+  expect(gatewayError.message).to.equal(`The account database is unavailable: another connection held its lock for more than ${limit}`);
+  expect(gatewayError.logContext).to.deep.equal({ databaseCode: 'SQLITE_BUSY' });
+  expect(gatewayError.message).to.not.match(/INSERT|UPDATE|api_keys|locked/);
+}
+
+/**
+ * A SQLite database another process writes to (the CLI, a sqlite3 shell holding a transaction):
+ * a statement that waits past the busy timeout fails with 503 TTS_ERR_UNAVAILABLE, as
+ * PostgreSQL's timed-out statement does, instead of an unmapped SQLITE_BUSY (a 500).
+ */
+describe('core SqliteAccountStore: a database locked by another connection', function () {
+  this.timeout(10_000);
+  let directory: string;
+  let path: string;
+  let store: SqliteAccountStore;
+  let holder: Database.Database;
+
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'sqlite-locked-'));
+    path = join(directory, 'gateway.db');
+    store = new SqliteAccountStore(path, undefined, { busyTimeoutMs: BUSY_TIMEOUT_MS });
+    await store.createAccountWithKey(account, keyRecord('key-1'));
+    holder = new Database(path);
+  });
+  afterEach(async () => {
+    if (holder.inTransaction) holder.exec('ROLLBACK');
+    holder.close();
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  for (const begin of ['BEGIN IMMEDIATE', 'BEGIN EXCLUSIVE']) {
+    it(`${begin} held elsewhere: writes answer 503 database_timeout at the busy timeout; reads go on (WAL); once released, writes go through`, async () => {
+      holder.exec(begin);
+      const started = Date.now();
+      await expectLocked(store.createApiKey(keyRecord('key-2')));
+      expect(Date.now() - started).to.be.at.least(BUSY_TIMEOUT_MS - 20).and.below(2_000);
+      await expectLocked(store.createAccountWithKey({ ...account, id: 'account-2', email: 'bob@example.com' }, keyRecord('key-3')));
+      await expectLocked(store.revokeApiKey(account.id, 'key-1', 3));
+      await expectLocked(store.recordActivity({ touches: new Map([['key-1', 4]]), usage: [], failures: [] }));
+      // Readers never wait for a writer in WAL mode: an unknown key's lookup still answers.
+      expect(await store.findApiKeyByHash('hash-key-1')).to.include({ id: 'key-1' });
+      expect(await store.findApiKeyByHash('hash-unknown')).to.equal(undefined);
+      holder.exec('ROLLBACK');
+      await store.createApiKey(keyRecord('key-2'));
+      expect((await store.listApiKeys(account.id)).map((key) => key.id)).to.deep.equal(['key-1', 'key-2']);
+    });
+  }
+
+  it('other failures pass as they were: a duplicate email is still a duplicate, a duplicate key id a constraint error', async () => {
+    expect(await store.createAccountWithKey({ ...account, id: 'account-2' }, keyRecord('key-9'))).to.equal('duplicate-email');
+    const duplicate = await store.createApiKey(keyRecord('key-1')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(duplicate).to.not.be.instanceOf(GatewayError);
+    expect((duplicate as { code?: string }).code).to.match(/^SQLITE_CONSTRAINT/);
+  });
+
+  it('createAccountStore gives a sqlite: store database.statementTimeout as its busy timeout', async () => {
+    const configured: AccountStore = createAccountStore(`sqlite:${path}`, { statementTimeoutMs: 300 });
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      await expectLocked(configured.createApiKey(keyRecord('key-4')), '300 ms');
+    } finally {
+      await configured.close?.();
+    }
+  });
+});
