@@ -1,5 +1,11 @@
-import type { NodeHttpHandlerOptions } from '@smithy/types';
 import type { S3StorageConfig } from '../config/types';
+
+/** The request handler options the S3 client takes (@smithy/node-http-handler's), those used here. */
+interface S3RequestHandlerOptions {
+  readonly connectionTimeout: number;
+  readonly requestTimeout: number;
+  readonly throwOnRequestTimeout: boolean;
+}
 
 /**
  * The S3 client's time limits, so that a stalled bucket fails a request instead of holding it:
@@ -14,6 +20,6 @@ import type { S3StorageConfig } from '../config/types';
  * client pauses (an audio element with enough buffered) would be cut; a download's wait for its
  * first byte has `storage.readTimeout`, and its transfer ends when its client leaves.
  */
-export function s3RequestHandler(s3: Pick<S3StorageConfig, 'connectionTimeoutMs' | 'requestTimeoutMs'>): NodeHttpHandlerOptions {
+export function s3RequestHandler(s3: Pick<S3StorageConfig, 'connectionTimeoutMs' | 'requestTimeoutMs'>): S3RequestHandlerOptions {
   return { connectionTimeout: s3.connectionTimeoutMs, requestTimeout: s3.requestTimeoutMs, throwOnRequestTimeout: true };
 }
