@@ -2,34 +2,19 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { Client } from 'pg';
 import request, { type Response } from 'supertest';
-import winston from 'winston';
 import { loadConfig } from '../../config';
 import { composeGateway, type Gateway } from '../../server/composition-root';
 import { expectErrorEnvelope } from '../server/support/test-app';
 import { sharedPostgres } from '../support/servers/shared-servers';
+import { holdPostgresLocks } from '../support/postgres-lock-holder';
+import { recordingWinstonLogger } from '../support/recording-winston-logger';
 
 /** The limit this gateway is configured with: short, so that a wait past it shows at once. */
 const LIMIT = '300ms';
 /** A request slower than this would have waited for the lock rather than for the limit. */
 const BOUND_MS = 4_000;
 const PASSWORD = 'correct horse battery';
-
-/** Another session holding locks in an open transaction, as a long job or a stuck client would. */
-async function holdLocks(url: string, statements: readonly string[]): Promise<{ release(): Promise<void> }> {
-  const holder = new Client({ connectionString: url });
-  await holder.connect();
-  await holder.query('BEGIN');
-  for (const statement of statements) await holder.query(statement);
-  return {
-    release: async () => {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    },
-  };
-}
 
 /** Sends a request and answers it, or a note that it went on past BOUND_MS. */
 async function answerWithin(pending: PromiseLike<Response>): Promise<{ response?: Response; elapsedMs: number }> {
@@ -61,13 +46,7 @@ describe('e2e: the gateway on PostgreSQL with a statement time limit', function 
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'tts-gateway-db-limit-'));
     url = await (await sharedPostgres()).createDatabase('statement_limit');
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    const logger = winston.createLogger({ level: 'debug', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+    const logger = recordingWinstonLogger(logged, 'debug');
     const configPath = join(folder, 'gateway.json');
     writeFileSync(configPath, JSON.stringify({ database: { url, statementTimeout: LIMIT }, storage: { path: join(folder, 'audio') } }));
     gateway = await composeGateway(await loadConfig({ argv: ['--config', configPath], env: {}, cwd: folder }), { logger });
@@ -80,7 +59,7 @@ describe('e2e: the gateway on PostgreSQL with a statement time limit', function 
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const accountRowLock = () => holdLocks(url, ["SELECT id FROM accounts WHERE email = 'locked@example.com' FOR UPDATE"]);
+  const accountRowLock = () => holdPostgresLocks(url, ["SELECT id FROM accounts WHERE email = 'locked@example.com' FOR UPDATE"]);
   const login = () => request(gateway.app).post('/api/v1/auth/login').send({ email: 'locked@example.com', password: PASSWORD });
 
   it("login, whose new key waits for the account's row lock held by another session, answers 503 at the limit; once the lock is gone it logs in", async () => {
@@ -110,7 +89,7 @@ describe('e2e: the gateway on PostgreSQL with a statement time limit', function 
     const before = await keyed();
     // The key has the shape of one, so the gateway asks the database about it.
     expect(before.status).to.equal(401);
-    const lock = await holdLocks(url, ['LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE']);
+    const lock = await holdPostgresLocks(url, ['LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE']);
     try {
       expectDatabaseUnavailable(await answerWithin(keyed()));
     } finally {
@@ -120,7 +99,7 @@ describe('e2e: the gateway on PostgreSQL with a statement time limit', function 
   });
 
   it('the usage report behind a lock on the daily usage answers 503 at the limit, and reports once the lock is gone', async () => {
-    const lock = await holdLocks(url, ['LOCK TABLE usage_daily IN ACCESS EXCLUSIVE MODE']);
+    const lock = await holdPostgresLocks(url, ['LOCK TABLE usage_daily IN ACCESS EXCLUSIVE MODE']);
     try {
       expectDatabaseUnavailable(await answerWithin(request(gateway.app).get('/api/v1/usage').set('X-API-Key', apiKey)));
     } finally {

@@ -4,14 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import request, { type Response } from 'supertest';
-import winston from 'winston';
 import { loadConfig } from '../../config';
 import { composeGateway, type Gateway } from '../../server/composition-root';
 import { eventually, holdsWithin } from '../support/eventually';
 import { FaultyS3Proxy } from '../support/servers/faulty-s3-proxy';
 import { S3Server } from '../support/servers/s3-server';
+import { recordingWinstonLogger } from '../support/recording-winston-logger';
 
 const BUCKET = 'tts-audio-stalled-bucket';
 /** `storage.s3.requestTimeout` of this gateway: short, so that a wait past it shows at once. */
@@ -50,13 +49,7 @@ describe('e2e: the gateway on an S3 bucket that stops answering', function () {
     s3Direct = s3.client();
     proxy = await FaultyS3Proxy.start(s3.port);
     prefix = `${randomUUID()}/`;
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    const logger = winston.createLogger({ level: 'warn', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+    const logger = recordingWinstonLogger(logged, 'warn');
     const configPath = join(folder, 'gateway.json');
     const s3Section = {
       bucket: BUCKET,

@@ -3,12 +3,11 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import request, { type Response } from 'supertest';
-import winston from 'winston';
 import { loadConfig } from '../../config';
 import { composeGateway, type Gateway } from '../../server/composition-root';
 import { expectErrorEnvelope } from '../server/support/test-app';
+import { recordingWinstonLogger } from '../support/recording-winston-logger';
 
 /** `database.statementTimeout`, SQLite's busy timeout here: short, so that a wait past it shows at once. */
 const LIMIT = '300ms';
@@ -41,13 +40,7 @@ describe('e2e: the gateway on a SQLite database locked by another connection', f
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'tts-gateway-sqlite-locked-'));
     databasePath = join(folder, 'gateway.db');
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    const logger = winston.createLogger({ level: 'warn', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+    const logger = recordingWinstonLogger(logged, 'warn');
     const configPath = join(folder, 'gateway.json');
     writeFileSync(configPath, JSON.stringify({ database: { url: `sqlite:${databasePath}`, statementTimeout: LIMIT }, storage: { path: join(folder, 'audio') } }));
     gateway = await composeGateway(await loadConfig({ argv: ['--config', configPath], env: {}, cwd: folder }), { logger });

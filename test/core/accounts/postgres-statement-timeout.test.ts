@@ -4,6 +4,7 @@ import { MIGRATION_LOCK_KEY, PostgresAccountStore, type GatewayError } from '../
 import { sharedPostgres } from '../../support/servers/shared-servers';
 import { StallableTcpProxy } from '../../support/servers/stallable-tcp-proxy';
 import { accountRecord, keyRecord } from './account-store-contract';
+import { holdPostgresLocks } from '../../support/postgres-lock-holder';
 
 /** The limit these tests give the store: short, so that a wait past it shows at once. */
 const LIMIT_MS = 300;
@@ -22,20 +23,6 @@ async function failureWithin<T>(operation: Promise<T>): Promise<{ error?: Gatewa
     new Promise<{ outcome: string }>((resolve) => setTimeout(() => resolve({ outcome: `still waiting after ${BOUND_MS} ms` }), BOUND_MS).unref()),
   ]);
   return { ...outcome, elapsedMs: Date.now() - started };
-}
-
-/** Another session holding locks in an open transaction, as a long job or a stuck client would. */
-async function holdLocks(url: string, statements: readonly string[]): Promise<{ release(): Promise<void> }> {
-  const holder = new Client({ connectionString: url });
-  await holder.connect();
-  await holder.query('BEGIN');
-  for (const statement of statements) await holder.query(statement);
-  return {
-    release: async () => {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    },
-  };
 }
 
 function expectDatabaseUnavailable(error: GatewayError | undefined): void {
@@ -66,7 +53,7 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
     const account = accountRecord('locked@example.com');
     await store.createAccountWithKey(account, keyRecord(account.id));
     // The new key's foreign key check must share-lock the account's row: FOR UPDATE forbids it.
-    const lock = await holdLocks(url, [`SELECT id FROM accounts WHERE id = '${account.id}' FOR UPDATE`]);
+    const lock = await holdPostgresLocks(url, [`SELECT id FROM accounts WHERE id = '${account.id}' FOR UPDATE`]);
     try {
       const { error, elapsedMs, outcome } = await failureWithin(store.createApiKey(keyRecord(account.id)));
       expect(outcome).to.equal('failed');
@@ -86,7 +73,7 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
     const account = accountRecord('batch@example.com');
     const key = keyRecord(account.id);
     await store.createAccountWithKey(account, key);
-    const lock = await holdLocks(url, [`SELECT id FROM api_keys WHERE id = '${key.id}' FOR UPDATE`]);
+    const lock = await holdPostgresLocks(url, [`SELECT id FROM api_keys WHERE id = '${key.id}' FOR UPDATE`]);
     const batch = { touches: new Map([[key.id, 5_000]]), usage: [], failures: [] };
     try {
       const { error, outcome } = await failureWithin(store.recordActivity(batch));
@@ -102,7 +89,7 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
   it('an unknown key lookup behind a table lock fails at the limit (503, not 401 and not a hang)', async () => {
     const url = await (await sharedPostgres()).createDatabase('table_lock');
     const store = await openStore(url);
-    const lock = await holdLocks(url, ['LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE']);
+    const lock = await holdPostgresLocks(url, ['LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE']);
     try {
       const { error, outcome } = await failureWithin(store.findApiKeyByHash('0'.repeat(64)));
       expect(outcome).to.equal('failed');

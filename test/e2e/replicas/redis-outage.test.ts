@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import request from 'supertest';
-import winston from 'winston';
 import { loadConfig } from '../../../config';
 import { composeGateway, type Gateway } from '../../../server/composition-root';
 import { eventually } from '../../support/eventually';
@@ -13,6 +11,7 @@ import { S3Server } from '../../support/servers/s3-server';
 import { ownRedis, sharedPostgres } from '../../support/servers/shared-servers';
 import type { RedisServer } from '../../support/servers/redis-server';
 import { ScriptedUpstream } from '../scripted-upstream';
+import { recordingWinstonLogger } from '../../support/recording-winston-logger';
 
 const BUCKET = 'tts-audio-outage';
 /** The role of the request-path connection in its log lines. */
@@ -26,13 +25,7 @@ interface Replica {
 
 async function composeReplica(folder: string, name: string, sections: Record<string, unknown>): Promise<Replica> {
   const logged: { level: string; message: string }[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.push(JSON.parse(chunk.toString()) as { level: string; message: string });
-      done();
-    },
-  });
-  const logger = winston.createLogger({ level: 'info', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+  const logger = recordingWinstonLogger(logged, 'info');
   const configPath = join(folder, `${name}.json`);
   writeFileSync(configPath, JSON.stringify(sections));
   const config = await loadConfig({ argv: ['--config', configPath], env: {}, cwd: folder });

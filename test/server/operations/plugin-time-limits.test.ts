@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import winston from 'winston';
 import { loadConfig } from '../../../config';
 import type { ProviderEntry } from '../../../config/types';
 import { PluginLoadError, type AccountStore } from '../../../core';
 import { composeGateway, type ComposeOptions, type Gateway } from '../../../server/composition-root';
 import { TOKENS } from '../../../server/container-tokens';
 import { fixturesRoot } from '../../support/paths';
+import { recordingWinstonLogger } from '../../support/recording-winston-logger';
 
 const FAKE_PLUGIN = join(fixturesRoot, 'plugins', 'fake-plugin.js');
 const fakePlugin = createRequire(__filename)(FAKE_PLUGIN) as {
@@ -38,13 +37,7 @@ describe('server: a gateway whose plugin never finishes its create() or close()'
 
   async function compose(providers: ProviderEntry[], pluginTimeLimits: ComposeOptions['pluginTimeLimits']): Promise<Gateway> {
     const config = await loadConfig({ argv: [], env: {}, cwd: folder });
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        callback();
-      },
-    });
-    const logger = winston.createLogger({ level: 'warn', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+    const logger = recordingWinstonLogger(logs, 'warn');
     return composeGateway(
       { ...config, storage: { ...config.storage, path: join(folder, 'audio') }, database: { ...config.database, url: 'sqlite::memory:' }, providers },
       { logger, pluginTimeLimits },
