@@ -244,7 +244,7 @@ export class SqliteAccountStore implements AccountStore {
     this.guarded(() => this.database.prepare('SELECT 1').get());
   }
 
-  /** Runs a statement; a lock held past the busy timeout is a 503 (sqlite-failure.ts), anything else passes. */
+  /** Runs a statement; a lock held past the busy timeout, a full disk or an unusable file is a 503 (sqlite-failure.ts), anything else passes. */
   private guarded<Value>(statement: () => Value): Value {
     try {
       return statement();

@@ -13,24 +13,35 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
-/** The statement gave up waiting for another connection's lock. */
-export function isSqliteLocked(error: unknown): boolean {
-  const code = codeOf(error);
-  return LOCKED_PREFIXES.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+/** The database's disk (or its `max_page_count`) is full: nothing more can be written until room is made. */
+const FULL_PREFIXES = ['SQLITE_FULL'];
+/** The file cannot be read or written now: an I/O error, a file that cannot be opened, a read-only file or mount. */
+const UNREACHABLE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'];
+
+const hasPrefix = (code: string, prefixes: readonly string[]): boolean => prefixes.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+
+/** Why the database is unavailable, for the answer and its details; undefined: not the database's state (a constraint, a bug). */
+function unavailability(code: string, busyTimeoutMs: number): { reason: string; detail: string } | undefined {
+  if (hasPrefix(code, LOCKED_PREFIXES)) return { reason: `another connection held its lock for more than ${durationText(busyTimeoutMs)}`, detail: 'database_timeout' };
+  if (hasPrefix(code, FULL_PREFIXES)) return { reason: 'its disk is full', detail: 'database_full' };
+  if (hasPrefix(code, UNREACHABLE_PREFIXES)) return { reason: 'its file cannot be read or written', detail: 'database_unreachable' };
+  return undefined;
 }
 
 /**
  * A SQLite failure as the client should hear it: a database locked for longer than the busy
- * timeout is unavailable for now (503 with Retry-After, worth a retry), as PostgreSQL's timed-out
- * statement is (postgres-failure.ts), not a bug (500). Neither the SQL nor SQLite's text reaches
- * the answer; the original stays the cause, and its code goes to the log. Anything else (a
- * constraint, a bug) passes unchanged.
+ * timeout, on a full disk, or whose file cannot be read or written is unavailable for now (503
+ * with Retry-After), as PostgreSQL's timed-out or unreachable one is (postgres-failure.ts), not a
+ * bug (500). Neither the SQL nor SQLite's text reaches the answer; the original stays the cause,
+ * and its code goes to the log. Anything else (a constraint, a bug) passes unchanged.
  */
 export function sqliteFailure(error: unknown, busyTimeoutMs: number): unknown {
-  if (!isSqliteLocked(error)) return error;
+  const code = codeOf(error);
+  const state = unavailability(code, busyTimeoutMs);
+  if (!state) return error;
   return gatewayError(
     'TTS_ERR_UNAVAILABLE',
-    { provider: 'The account database', reason: `another connection held its lock for more than ${durationText(busyTimeoutMs)}` },
-    { details: [{ reason: 'database_timeout' }], logContext: { databaseCode: codeOf(error) }, cause: error },
+    { provider: 'The account database', reason: state.reason },
+    { details: [{ reason: state.detail }], logContext: { databaseCode: code }, cause: error },
   );
 }

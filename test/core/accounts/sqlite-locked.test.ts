@@ -90,4 +90,26 @@ describe('core SqliteAccountStore: a database locked by another connection', fun
       await configured.close?.();
     }
   });
+
+  it('a full disk and a file that cannot be written answer 503 as well, each with its reason, no SQL or SQLite text', async () => {
+    const failureOf = (pending: Promise<unknown>) =>
+      pending.then(
+        () => expect.fail('the write went through'),
+        (failure: unknown) => failure as GatewayError,
+      );
+    const database = (store as unknown as { database: Database.Database }).database;
+    // The disk full, as SQLite sees it: no page may be added.
+    database.pragma(`max_page_count = ${database.pragma('page_count', { simple: true }) as number}`);
+    const full = await failureOf(store.createApiKey(keyRecord('key-big'.padEnd(60_000, 'x'))));
+    expect(full).to.be.instanceOf(GatewayError);
+    expect([full.status, full.message, full.details]).to.deep.equal([503, 'The account database is unavailable: its disk is full', [{ reason: 'database_full' }]]);
+    expect(full.logContext).to.deep.equal({ databaseCode: 'SQLITE_FULL' });
+    database.pragma('max_page_count = 1073741823');
+    // A file that cannot be written (a read-only mount, as SQLite sees it).
+    database.pragma('query_only = ON');
+    const readOnly = await failureOf(store.createApiKey(keyRecord('key-3')));
+    expect([readOnly.status, readOnly.message, readOnly.details]).to.deep.equal([503, 'The account database is unavailable: its file cannot be read or written', [{ reason: 'database_unreachable' }]]);
+    database.pragma('query_only = OFF');
+    await store.createApiKey(keyRecord('key-3'));
+  });
 });
