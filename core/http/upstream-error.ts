@@ -10,7 +10,9 @@ const KEY_LIKE = /\b(sk|xi|key|token)[-_][A-Za-z0-9_\-]{6,}/gi;
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let safe = text;
   for (const secret of secrets) {
-    if (secret.length >= 4) safe = safe.split(secret).join('[redacted]');
+    if (secret.length < 4) continue;
+    // Also as a provider may echo it: escaped inside JSON (an AWS secret's `/` as `\/`), or URL-encoded.
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), secret.replaceAll('/', '\\/'), encodeURIComponent(secret)])) safe = safe.split(form).join('[redacted]');
   }
   return safe.replace(KEY_LIKE, '[redacted]').replace(LONG_TOKEN, '[redacted]').slice(0, 300);
 }

@@ -140,6 +140,15 @@ describe('core/http upstreamFetch', () => {
 });
 
 describe('core/http redactSecrets', () => {
+  it('hides a known secret also as a provider may echo it: JSON-escaped or URL-encoded', () => {
+    const secret = 'wJal/rXUtn+FEMI"K7MDENG'; // an AWS secret's alphabet: '/' and '+'
+    const echoed = [`{"detail":"bad secret ${JSON.stringify(secret).slice(1, -1)}"}`, `{"s":"${secret.replaceAll('/', '\\/')}"}`, `?key=${encodeURIComponent(secret)}`];
+    for (const text of echoed) {
+      const safe = redactSecrets(text, [secret]);
+      expect(safe, text).to.include('[redacted]').and.not.include('rXUtn').and.not.include('K7MDENG');
+    }
+  });
+
   it('keeps long error names but hides key-shaped tokens', () => {
     const safe = redactSecrets('UnrecognizedClientException: token 0f3c9a8b7d6e5f4a3b2c1d0e9f8a7b6c is invalid');
     expect(safe).to.include('UnrecognizedClientException');
