@@ -45,4 +45,17 @@ describe('server /v1 with the official SDK: its error answers', () => {
     expect(error).to.include({ status: 431, type: 'invalid_request_error', param: null, code: null });
     expect(error.requestID).to.match(UUID);
   });
+
+  it('names an unknown /v1 path or method as the client sent it, /v1 included', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const unknownPath = await failure(client.get('/engines'));
+    expect(unknownPath).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(unknownPath).to.include({ type: 'invalid_request_error', param: null, code: null });
+    expect(unknownPath.message).to.equal('404 No such route for GET /v1/engines');
+    const unknownMethod = await failure(client.models.delete('tts-1'));
+    expect(unknownMethod).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(unknownMethod.message).to.equal('404 No such route for DELETE /v1/models/tts-1');
+    expect(unknownMethod.requestID).to.match(UUID);
+  });
 });
