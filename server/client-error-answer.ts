@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { gatewayError, type GatewayError } from '../core';
@@ -40,6 +41,15 @@ function forOpenAi(error: ClientError, socket: ServerSocket): boolean {
   return error.rawPacket !== undefined && OPENAI_REQUEST_LINE.test(error.rawPacket.subarray(0, 16).toString('latin1'));
 }
 
+/**
+ * The id of the answer: the one the app gave the request in flight (a body too slow), else a new
+ * one. Every answer carries one (README, Headers); the OpenAI SDKs show it as the error's `requestID`.
+ */
+function requestIdFor(socket: ServerSocket): string {
+  const assigned = socket._httpMessage?.getHeader('X-Request-Id');
+  return typeof assigned === 'string' ? assigned : randomUUID();
+}
+
 /** The whole answer, written straight to the socket: there is no response object for a request Node could not read. */
 function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number): string {
   const refusal = errorFor(error, limitBytes);
@@ -47,6 +57,7 @@ function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number)
   const json = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+    `X-Request-Id: ${requestIdFor(socket)}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +

@@ -101,6 +101,16 @@ describe('server/gateway-server connection limits', function () {
     expect(bodyOf(answer)).to.deep.equal({ error: { message: 'The request did not arrive within the time the gateway allows', type: 'invalid_request_error', param: null, code: null } });
   });
 
+  it('gives these answers a request id, as every answer has: the one the app gave a request in flight, else a new one', async () => {
+    const { apiKey } = await test.register();
+    const slow = await sentRaw(port, `POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: slow-body-1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"model":`);
+    expect(slow).to.match(/^HTTP\/1\.1 408 [^]*\r\nX-Request-Id: slow-body-1\r\n/);
+    const large = await sentRaw(port, `GET /v1/models HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(large).to.match(/^HTTP\/1\.1 431 [^]*\r\nX-Request-Id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\r\n/);
+    const notHttp = await sentRaw(port, 'GET /api/v1/tools/models HTTP/1.1\r\nHost localhost\r\n\r\n');
+    expect(notHttp).to.match(/^HTTP\/1\.1 400 [^]*\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+  });
+
   it('answers headers over the size limit with 431 and a coded error in the API\'s shape, and keeps serving', async () => {
     const padding = `X-Padding: ${'a'.repeat(20_000)}\r\n`;
     const spec = await sentRaw(port, `GET /api/v1/tools/models HTTP/1.1\r\nHost: localhost\r\n${padding}\r\n`);

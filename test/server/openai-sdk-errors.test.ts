@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { Stream } from 'openai/streaming';
+import { GatewayError, type ErrorCode } from '../../core';
+import { createGatewayServer } from '../../server/gateway-server';
+import { failingAfterFirstPiece } from './support/failing-stream';
+import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The official SDK against the gateway's real HTTP server (its answers to what Node refuses
+ * included): each error reaches it as its typed error, with `code`, `type`, `param` and the
+ * request id (`error.requestID`, from `x-request-id`) filled in.
+ */
+describe('server /v1 with the official SDK: its error answers', () => {
+  let testApp: TestApp;
+  let apiKey: string;
+  let server: Server;
+  let baseURL: string;
+
+  async function start(options: TestAppOptions = {}): Promise<void> {
+    testApp = await buildTestApp(options);
+    ({ apiKey } = await testApp.register());
+    server = createGatewayServer(testApp.app, testApp.config.server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await testApp.close();
+  });
+
+  const failure = (promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> =>
+    promise.then(
+      () => expect.fail('the call succeeded'),
+      (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+    );
+
+  it('gives headers over the size limit (431, answered before the app sees the request) a request id', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0, defaultHeaders: { 'x-large': 'a'.repeat(20_000) } });
+    const error = await failure(client.models.list());
+    expect(error).to.be.instanceOf(OpenAI.APIError);
+    expect(error).to.include({ status: 431, type: 'invalid_request_error', param: null, code: null });
+    expect(error.requestID).to.match(UUID);
+  });
+
+  it('names an unknown /v1 path or method as the client sent it, /v1 included', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const unknownPath = await failure(client.get('/engines'));
+    expect(unknownPath).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(unknownPath).to.include({ type: 'invalid_request_error', param: null, code: null });
+    expect(unknownPath.message).to.equal('404 No such route for GET /v1/engines');
+    const unknownMethod = await failure(client.models.delete('tts-1'));
+    expect(unknownMethod).to.be.instanceOf(OpenAI.NotFoundError);
+    expect(unknownMethod.message).to.equal('404 No such route for DELETE /v1/models/tts-1');
+    expect(unknownMethod.requestID).to.match(UUID);
+  });
+
+  const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' } as const;
+  const typed: [ErrorCode, number, new (...args: never[]) => Error, string][] = [
+    ['TTS_ERR_FORBIDDEN', 403, OpenAI.PermissionDeniedError, 'permission_error'],
+    ['TTS_ERR_RATE_LIMITED', 429, OpenAI.RateLimitError, 'requests'],
+    ['TTS_ERR_UPSTREAM', 502, OpenAI.InternalServerError, 'server_error'],
+    ['TTS_ERR_UNAVAILABLE', 503, OpenAI.InternalServerError, 'server_error'],
+    ['TTS_ERR_TIMEOUT', 504, OpenAI.InternalServerError, 'server_error'],
+  ];
+  for (const [code, status, errorClass, type] of typed) {
+    it(`raises ${errorClass.name} (${status}, type ${type}) with its request id for ${code}`, async () => {
+      await start({
+        stream: async () => {
+          throw new GatewayError(code, 'refused');
+        },
+      });
+      const error = await failure(new OpenAI({ apiKey, baseURL, maxRetries: 0 }).audio.speech.create(SPEECH));
+      expect(error).to.be.instanceOf(errorClass);
+      expect(error).to.include({ status, type, param: null });
+      expect(error.requestID).to.match(UUID);
+    });
+  }
+
+  it('raises BadRequestError naming the field for a body that is invalid, an array, or not JSON', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const speed = await failure(client.audio.speech.create({ ...SPEECH, speed: 9 }));
+    expect(speed).to.be.instanceOf(OpenAI.BadRequestError);
+    expect(speed).to.include({ type: 'invalid_request_error', param: 'speed' });
+    for (const body of [[1, 2], 'hello']) {
+      const error = await failure(client.post('/audio/speech', { body }));
+      expect(error, JSON.stringify(body)).to.be.instanceOf(OpenAI.BadRequestError);
+      expect(error.requestID).to.match(UUID);
+    }
+  });
+
+  it("reads the models through the SDK's list page and retrieve, with the request id", async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    expect(ids).to.deep.equal(['espeak-ng', 'tts-1']);
+    const { data, request_id } = await client.models.retrieve('tts-1').withResponse();
+    expect(data).to.deep.equal({ id: 'tts-1', object: 'model', created: 1_795_000_000, owned_by: 'fake' });
+    expect(request_id).to.match(UUID);
+  });
+
+  it("parses the SSE events with the SDK's own parser: deltas, then done with integer usage", async () => {
+    await start();
+    const response = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).audio.speech.create({ ...SPEECH, stream_format: 'sse' });
+    const events: { type: string; audio?: string; usage?: Record<string, number> }[] = [];
+    for await (const event of Stream.fromSSEResponse<(typeof events)[number]>(response, new AbortController())) events.push(event);
+    expect(events.map((event) => event.type)).to.deep.equal(['speech.audio.delta', 'speech.audio.delta', 'speech.audio.done']);
+    expect(events.at(-1)?.usage).to.deep.equal({ input_tokens: 11, output_tokens: 0, total_tokens: 11 });
+  });
+
+  it("ends a failing SSE stream with an error event the SDK's parser raises as an APIError", async () => {
+    await start({ stream: failingAfterFirstPiece });
+    const response = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).audio.speech.create({ ...SPEECH, stream_format: 'sse' });
+    const types: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const event of Stream.fromSSEResponse<{ type: string }>(response, new AbortController())) types.push(event.type);
+      })(),
+    );
+    expect(types).to.deep.equal(['speech.audio.delta']);
+    expect(error).to.be.instanceOf(OpenAI.APIError);
+    expect(error).to.include({ type: 'server_error', param: null, code: null, message: 'the provider broke off' });
+    expect(error.requestID).to.match(UUID);
+  });
+});
