@@ -5,7 +5,7 @@ import { hashesEqual, hashApiKey, looksLikeApiKey } from './api-key';
 import { ApiKeyCache, type CachedKey } from './api-key-cache';
 import type { KeyRevocations } from './key-revocations';
 
-const BAD_KEY = 'A valid X-API-Key header is required';
+const BAD_KEY = 'A valid API key is required (X-API-Key, or Authorization: Bearer)';
 const EXPIRED_KEY = 'The API key has expired; log in again or create a new key';
 /** How long a key is trusted in memory when the store reports other processes' changes anyway. */
 const LOCAL_KEY_CACHE_TTL_MS = 60_000;

@@ -49,7 +49,7 @@ export const OPENAI_ERROR_SCHEMA: SchemaObject = {
 export const ERROR_EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   TTS_ERR_VALIDATION: 'speed must be between 0.5 and 2.0',
   TTS_ERR_MALFORMED_JSON: 'Request body is not valid JSON',
-  TTS_ERR_UNAUTHORIZED: 'A valid X-API-Key header is required',
+  TTS_ERR_UNAUTHORIZED: 'A valid API key is required (X-API-Key, or Authorization: Bearer)',
   TTS_ERR_FORBIDDEN: 'Registration is closed on this gateway',
   TTS_ERR_MODEL_NOT_FOUND: 'Model "tts-9" is not available; the model list names the available models',
   TTS_ERR_VOICE_NOT_FOUND: 'Voice "nobody" is not available for model "espeak-ng"; the voice list of the model names its voices',

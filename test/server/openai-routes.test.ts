@@ -231,6 +231,8 @@ describe('server /v1 (OpenAI-compatible)', () => {
         if (header) call.set('Authorization', header);
         const response = await call.send(SPEECH).expect(401);
         expect(expectOpenAiError(response.body, 'invalid_request_error').code).to.equal('invalid_api_key');
+        // Names both ways a key may come, since OpenAI clients send it as a Bearer token.
+        expect(response.body.error.message).to.equal('A valid API key is required (X-API-Key, or Authorization: Bearer)');
         expect(JSON.stringify(response.body)).not.to.contain('wrongwrong');
       });
     }
