@@ -13,12 +13,7 @@ import {
   cachedAccountLimits,
   createPooledFetch,
   Catalog,
-  closeProvider,
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  raceTimeLimit,
   openAccountStore,
-  loadProviders,
-  warmUpProviders,
   LoginThrottle,
   MemoryWindowCounters,
   ModelRouter,
@@ -31,7 +26,6 @@ import {
   type AccountStore,
   type AudioStore,
   type LoadedProvider,
-  type LoadProvidersOptions,
   type Metrics,
   type ModelRoute,
   type WindowCounters,
@@ -48,6 +42,8 @@ import { providerOfModel, refusesCalls } from './catalog-lookups';
 import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
 import { synthesisFunctions } from './synthesis-functions';
+import { awaitWarmUps, closeProviders, startProviders, type PluginTimeLimits } from './provider-lifecycle';
+import { reportQueueDepth, startKeySweeper } from './periodic-jobs';
 
 /** Where built-in plugins are compiled to: dist/plugins/<name>/index.js. */
 const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
@@ -55,10 +51,6 @@ const BUILT_IN_PLUGINS = join(__dirname, '..', 'plugins');
 const ACTIVITY_FLUSH_MS = 1000;
 /** A key in steady use has its `lastUsedAt` written once a minute, not with every batch (reads still show the newest use). */
 const LAST_USE_RESOLUTION_MS = 60_000;
-/** How often expired API keys are deleted. */
-const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
-/** How often the audio queue depth is sampled for the metrics. */
-const QUEUE_GAUGE_INTERVAL_MS = 1000;
 /** How long an account's limit overrides are cached (a CLI change applies within this). */
 const ACCOUNT_LIMITS_TTL_MS = 30_000;
 /**
@@ -74,7 +66,7 @@ export interface ComposeOptions {
   /** Defaults to a winston logger built from `config.logging`. */
   readonly logger?: Logger;
   /** Time limits of the plugins' `create()` and `close()`: tests shorten them; defaults 30 s and 10 s. */
-  readonly pluginTimeLimits?: Pick<LoadProvidersOptions, 'createTimeoutMs' | 'closeTimeoutMs'>;
+  readonly pluginTimeLimits?: PluginTimeLimits;
 }
 
 /** A composed gateway: the Express app and a way to release everything it holds. */
@@ -128,32 +120,28 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       maxQueuedTasks: config.synthesis.maxQueuedTasks ?? audioWorkers * Math.ceil(config.synthesis.timeoutMs / 1000),
     }));
   container.register(TOKENS.audioProcessor, { useFactory: startedAudioProcessor });
-  let providers: LoadedProvider[] = [];
-  let warmedUp: Promise<void>;
-  const closeTimeoutMs = options.pluginTimeLimits?.closeTimeoutMs;
+  let started: { providers: LoadedProvider[]; warmedUp: Promise<void> };
   try {
-    providers = await loadProviders(config.providers, {
-      builtInDirectory: BUILT_IN_PLUGINS,
-      configDirectory: config.baseDirectory,
-      logger,
-      fetch: container.resolve<typeof fetch>(TOKENS.fetch),
-      signal: shutdown.signal,
-      ...options.pluginTimeLimits,
-    });
     // Warm-ups (an engine loading in a worker thread, 0.2 s of a 0.9 s start) run while the rest is
     // built and while the gateway already answers: a synthesis meanwhile waits for its engine.
-    warmedUp = warmUpProviders(providers, config.providers);
-    warmedUp.catch(() => undefined); // the caller's to handle (a failed start); this only keeps it from going unhandled meanwhile
+    started = await startProviders(config, {
+      logger,
+      builtInDirectory: BUILT_IN_PLUGINS,
+      fetch: container.resolve<typeof fetch>(TOKENS.fetch),
+      signal: shutdown.signal,
+      timeLimits: options.pluginTimeLimits,
+    });
   } catch (error) {
     // A failed start is a shutdown: a create() still running after its time limit is told to stop.
     shutdown.abort();
-    await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close(), ...providers.map((loaded) => closeProvider(loaded.provider, loaded.instanceId, logger, closeTimeoutMs))]);
+    await Promise.allSettled([accountStore.close(), shared.close(), pooled?.close()]);
     audioStorage.close();
     throw error;
   }
+  const { warmedUp } = started;
   const metrics = new PrometheusMetrics({ processMetrics: true });
   const providerHealth = new ProviderHealth();
-  providers = providers.map((loaded) => withResilience(loaded, config, logger, metrics, providerHealth));
+  const providers = started.providers.map((loaded) => withResilience(loaded, config, logger, metrics, providerHealth));
   container.register(TOKENS.providers, { useValue: providers });
   container.register(TOKENS.catalog, {
     useFactory: instanceCachingFactory((scope) => new Catalog(scope.resolve<LoadedProvider[]>(TOKENS.providers), { voiceTtlMs: config.cache.catalogTtlMs, logger })),
@@ -248,18 +236,12 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   });
   const close = async (): Promise<void> => {
     shutdown.abort();
-    // Providers are closed once their warm-up is over, not under it; a warm-up that never ends
-    // gets the close's time limit, so that it cannot hold the stop for good.
-    const warmUpLimitMs = closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-    await raceTimeLimit(warmedUp.catch(() => undefined), warmUpLimitMs).catch(() =>
-      logger.warn(`A provider's warm-up did not end within ${warmUpLimitMs / 1000} s of the stop; closing the providers anyway`),
-    );
+    await awaitWarmUps(warmedUp, logger, options.pluginTimeLimits);
     stopSweeper();
     stopKeySweeper();
     stopQueueGauge();
     relisting.stop();
-    // Each provider's close() within its time limit: a stuck plugin is logged, and the stop goes on.
-    await Promise.allSettled([audioProcessor?.close(), ...providers.map((loaded) => closeProvider(loaded.provider, loaded.instanceId, logger, closeTimeoutMs)), pooled?.close()]);
+    await Promise.allSettled([audioProcessor?.close(), closeProviders(providers, logger, options.pluginTimeLimits), pooled?.close()]);
     await accounts.flushActivity();
     await container.resolve<AccountStore>(TOKENS.accountStore).close?.();
     await shared.close();
@@ -313,25 +295,6 @@ function withResilience(loaded: LoadedProvider, config: GatewayConfig, logger: L
     onFailure: (error) => recordProviderFailure(health, loaded.instanceId, error),
   });
   return { ...loaded, provider };
-}
-
-/** The audio pool's queue depth for the metrics, every second (0 before the pool starts). */
-function reportQueueDepth(metrics: Metrics, processor: () => AudioProcessor | undefined): () => void {
-  const timer = setInterval(() => metrics.audioQueueDepth(processor()?.queuedTasks ?? 0), QUEUE_GAUGE_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-function startKeySweeper(accounts: AccountService, logger: Logger): () => void {
-  const sweep = () =>
-    void accounts.sweepExpiredKeys().then(
-      (deleted) => deleted > 0 && logger.info('expired API keys deleted', { deleted }),
-      (error: unknown) => logger.warn('API key sweep failed', { error: error instanceof Error ? error.message : String(error) }),
-    );
-  sweep();
-  const timer = setInterval(sweep, KEY_SWEEP_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 function registerStorage(container: DependencyContainer, config: GatewayConfig, logger: Logger, accountStore: AccountStore, audioStore: AudioStore, shared: SharedState): void {

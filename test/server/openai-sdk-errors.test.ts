@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { Stream } from 'openai/streaming';
 import { GatewayError, type ErrorCode } from '../../core';
-import { createGatewayServer } from '../../server/gateway-server';
 import { failingAfterFirstPiece } from './support/failing-stream';
+import { serveForSdk } from './support/sdk-server';
 import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -18,19 +16,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe('server /v1 with the official SDK: its error answers', () => {
   let testApp: TestApp;
   let apiKey: string;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveForSdk>>;
   let baseURL: string;
 
   async function start(options: TestAppOptions = {}): Promise<void> {
     testApp = await buildTestApp(options);
     ({ apiKey } = await testApp.register());
-    server = createGatewayServer(testApp.app, testApp.config.server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    served = await serveForSdk(testApp);
+    ({ baseURL } = served);
   }
   afterEach(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await testApp.close();
   });
 

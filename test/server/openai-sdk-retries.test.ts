@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { GatewayError } from '../../core';
+import { serveForSdk } from './support/sdk-server';
 import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
 
 const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' } as const;
@@ -15,19 +14,17 @@ const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' } as const
 describe('server /v1 with the official SDK: its automatic retries', () => {
   let testApp: TestApp;
   let apiKey: string;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveForSdk>>;
   let baseURL: string;
 
   async function start(options: TestAppOptions): Promise<void> {
     testApp = await buildTestApp(options);
     ({ apiKey } = await testApp.register());
-    server = createServer(testApp.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    served = await serveForSdk(testApp);
+    ({ baseURL } = served);
   }
   afterEach(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await testApp.close();
   });
 
