@@ -3,6 +3,7 @@ import {
   type GatewayError,
   parseErrorJson,
   readCommonErrorBody,
+  redactSecrets,
   upstreamError,
   type UpstreamErrorAnswer,
   type UpstreamErrorReading,
@@ -58,12 +59,29 @@ export function readBaseResponse(base: BaseResponse | undefined): UpstreamErrorR
 }
 
 /**
+ * Codes the error-code table answers with "Please retry your requests later": 1000 (unknown
+ * error) and 1024 (internal error). Inside an HTTP 200 no status tells the gateway's retry layer
+ * that they pass, so they are raised as MiniMax being unavailable for now (503, retried).
+ */
+const RETRY_LATER_CODES: ReadonlySet<number> = new Set([1000, 1024]);
+
+function passingFailure(code: number, reading: UpstreamErrorReading, secrets: readonly string[]): GatewayError {
+  const providerMessage = reading.providerMessage ? redactSecrets(reading.providerMessage, secrets) : undefined;
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: PROVIDER, reason: `it reported a passing failure (code ${code})` }, {
+    details: [{ reason: 'upstream_status', provider: PROVIDER, providerCode: String(code) }],
+    ...(providerMessage ? { logContext: { provider: PROVIDER, providerMessage } } : {}),
+  });
+}
+
+/**
  * MiniMax often answers HTTP 200 with a non-zero `base_resp.status_code` for a failure: the coded
  * error it means, or undefined when the answer is a success.
  */
 export function baseResponseError(base: BaseResponse | undefined, secrets: readonly string[]): GatewayError | undefined {
   const reading = readBaseResponse(base);
-  return reading ? upstreamError({ provider: PROVIDER, reading, secrets }) : undefined;
+  if (!reading) return undefined;
+  const code = base?.status_code ?? 0;
+  return RETRY_LATER_CODES.has(code) ? passingFailure(code, reading, secrets) : upstreamError({ provider: PROVIDER, reading, secrets });
 }
 
 /** An HTTP error answer: its `base_resp` when it has one, else the common body shapes. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
+import { isTransientFailure } from '../../../core/resilience';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
 import { createProvider, synthesisRequest } from './harness';
@@ -43,6 +44,19 @@ describe('minimax plugin: upstream failures', () => {
     expect(balance.retryAfterSeconds).to.equal(undefined);
     expect(balance.details[0]).to.include({ providerCode: '1008' });
     expect(balance.logContext).to.include({ providerMessage: 'insufficient balance' });
+  });
+
+  it('maps base_resp 1024 (internal error) on an HTTP 200, which MiniMax asks to retry, to a failure the gateway retries', async () => {
+    const error = await failure('internal-error');
+    expect(error.code).to.equal('TTS_ERR_UNAVAILABLE');
+    expect(error.status).to.equal(503);
+    expect(isTransientFailure(error)).to.equal(true);
+    expect(error.details[0]).to.include({ providerCode: '1024' });
+    expect(error.logContext).to.include({ providerMessage: 'internal error' });
+  });
+
+  it('keeps invalid params (2013) on an HTTP 200 out of the retries', async () => {
+    expect(isTransientFailure(await failure('invalid-params'))).to.equal(false);
   });
 
   it('maps an upstream 502 page to TTS_ERR_UPSTREAM', async () => {
