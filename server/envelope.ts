@@ -34,7 +34,11 @@ export function errorEnvelope(error: GatewayError): ErrorEnvelope {
   };
 }
 
-/** Answers 200 with the success envelope. */
+/**
+ * Answers 200 with the success envelope, never to be stored by a cache: it is the caller's own
+ * (a key list, usage, a new key) or needs a key, and X-API-Key is no header shared caches heed.
+ */
 export function sendSuccess<Data>(response: Response, message: string, data: Data): void {
+  response.setHeader('Cache-Control', 'no-store');
   sendJson(response, 200, successEnvelope(message, data));
 }

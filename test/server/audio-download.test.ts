@@ -61,6 +61,14 @@ describe('server GET /api/v1/audio/download/:file', () => {
       expect(binary(items).equals(BYTES)).to.equal(true);
     });
 
+    it('serves the whole file when one of several ranges is a suffix longer than the file, never only the others', async () => {
+      for (const header of ['bytes=0-99, -5000', 'bytes=-5000, -10', 'bytes=-5000,900-']) {
+        const response = await download().set('Range', header);
+        expect(response.status, header).to.be.oneOf([200, 206]);
+        expect(binary(response).equals(BYTES), header).to.equal(true);
+      }
+    });
+
     it('answers 416 in the envelope for an unsatisfiable range, then keeps serving', async () => {
       const response = await request(testApp.app).get(`/api/v1/audio/download/${fileName}`).set('Range', 'bytes=5000-6000').expect(416);
       expect(response.headers['content-range']).to.equal('bytes */1000');

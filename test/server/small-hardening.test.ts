@@ -37,6 +37,18 @@ describe('server: audio_url from publicBaseUrl or a checked Host', () => {
     });
   }
 
+  it('refuses an X-Forwarded-Proto that is not http or https with 400, so it cannot point the link at another host', async () => {
+    test = await buildTestApp({ trustProxy: true });
+    const { apiKey } = await test.register();
+    const forged = await synthesize('localhost:8080', apiKey).set('X-Forwarded-Proto', 'https://evil.example/x?').expect(400);
+    expect(expectErrorEnvelope(forged.body, 'TTS_ERR_VALIDATION').details[0]).to.include({ field: 'X-Forwarded-Proto' });
+    expect(JSON.stringify(forged.body)).to.not.include('evil');
+    await synthesize('localhost:8080', apiKey).set('X-Forwarded-Proto', 'javascript').expect(400);
+    expect(test.synthesisCalls).to.have.length(0);
+    const proxied = await synthesize('localhost:8080', apiKey).set('X-Forwarded-Proto', 'HTTPS').expect(200);
+    expect(proxied.body.data.audio_url).to.match(/^https:\/\/localhost:8080\/api\/v1\/audio\/download\//);
+  });
+
   it('ignores the Host entirely when publicBaseUrl is set', async () => {
     test = await buildTestApp({ publicBaseUrl: 'https://tts.example.com' });
     const { apiKey } = await test.register();
