@@ -8,7 +8,8 @@ export {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './upstream-fetch';
-export { failureOfStatus, parseRetryAfter, redactSecrets, upstreamError, type UpstreamFailureFacts } from './upstream-error';
+export { failureOfStatus, redactSecrets, upstreamError, type UpstreamFailureFacts } from './upstream-error';
+export { parseRetryAfter } from './retry-after';
 export type { UpstreamErrorAnswer, UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 export { parseErrorJson, readCommonErrorBody, textOf, validationDetailMessage } from './common-error-body';
 export { upstreamStream, upstreamAudioStream, awaitFirstChunk, type UpstreamStreamResponse } from './upstream-stream';

@@ -1,5 +1,6 @@
 import { gatewayError, type ErrorDetail, type GatewayError } from '../errors';
 import { extended } from '../objects/extended';
+import { parseRetryAfter } from './retry-after';
 import type { UpstreamErrorReading, UpstreamFailure } from './upstream-error-reading';
 
 // A long run with a digit in it looks like a key; long words (`UnrecognizedClientException`) do not.
@@ -15,16 +16,6 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
     for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), secret.replaceAll('/', '\\/'), encodeURIComponent(secret)])) safe = safe.split(form).join('[redacted]');
   }
   return safe.replace(KEY_LIKE, '[redacted]').replace(LONG_TOKEN, '[redacted]').slice(0, 300);
-}
-
-/** Parses Retry-After (delta seconds or an HTTP date) into whole seconds. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(header);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /** What an HTTP error status means when the provider's body does not say otherwise. */

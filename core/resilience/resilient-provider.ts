@@ -53,6 +53,11 @@ export class ResilientProvider implements TtsProvider {
   private readonly retryPolicy: RetryPolicy;
   private readonly breaker?: ProviderBreaker;
   private readonly random: () => number;
+  /**
+   * Deadlines that have cut a call already, by their abort reason (one per request, shared by
+   * its calls): a request's deadline cuts all its chunks' calls at once, and is one failure.
+   */
+  private readonly deadlinesCounted = new WeakSet<object>();
 
   constructor(
     private readonly inner: TtsProvider,
@@ -150,6 +155,7 @@ export class ResilientProvider implements TtsProvider {
           const failure = byDeadline ? deadlineError(instanceId, error) : error;
           // Stopped by the caller, the call failed with the caller's reason (maybe another chunk's transient failure, counted once already).
           if (stopped && !byDeadline) stoppedByItsCaller(failure);
+          if (byDeadline && !this.firstCutBy(signal.reason)) stoppedByItsCaller(failure);
           link.abort(stopped ? signal.reason : error);
           if (stopped || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
@@ -163,6 +169,14 @@ export class ResilientProvider implements TtsProvider {
     } catch (error) {
       throw error instanceof PlannedRetry ? error.failure : error;
     }
+  }
+
+  /** Whether this is the first call that `deadline` (an abort reason) cut; later ones of its request count no more. */
+  private firstCutBy(deadline: unknown): boolean {
+    if (typeof deadline !== 'object' || deadline === null) return true;
+    if (this.deadlinesCounted.has(deadline)) return false;
+    this.deadlinesCounted.add(deadline);
+    return true;
   }
 
   /** One provider attempt for the metrics: how long, and its error code when it failed. */

@@ -14,7 +14,7 @@ import { LookAheadBudget } from './look-ahead-budget';
 import { expectedAudioSeconds } from './expected-audio';
 import { servedByName, type AudioChunk, type AudioEngine, type AudioSink, type ModelDirectory, type ModelRoutes, type ProcessingReservation, type RouteTarget, type WorkControl } from './ports';
 import { splitForStreaming } from './stream-chunks';
-import { tryTargets } from './target-fallback';
+import { failedPastTheTarget, tryTargets } from './target-fallback';
 import { abortable, rest } from './stream-handover';
 import { appliedAfterCheck, appliedOf, planSynthesis, type AppliedPlan, type SynthesisPlan } from './synthesis-plan';
 import type { SynthesisRequest } from './synthesis-request';
@@ -100,7 +100,8 @@ export class SynthesisService {
           this.durationLimit?.check(output.durationSeconds);
           // Every stage checks the deadline: nothing is stored for a request that has run out of time.
           signal.throwIfAborted();
-          const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal });
+          // A store that fails is the gateway's failure, not the target's: no fallback to another provider.
+          const stored = await this.audioSink.save(output.audio, request.format, output.sampleRate, { owner: context.accountId, signal }).catch(failedPastTheTarget);
           const durationSeconds = output.durationSeconds ?? audioDurationSeconds(output.audio, request.format, output.sampleRate);
           const checked = appliedAfterCheck(applied, request.format, chunks.find((chunk) => chunk.receivedAs !== undefined));
           return this.describe(prepared, checked, { fileName: stored.fileName, size: stored.size, sampleRate: output.sampleRate, ...(durationSeconds !== undefined && { durationSeconds }) });

@@ -55,6 +55,8 @@ interface FixtureOptions {
   readonly router?: ModelRouter;
   /** Calls to this model fail with this error. */
   readonly failing?: { readonly model: string; readonly error: GatewayError };
+  /** The audio store's save; one that keeps nothing unless a test needs another. */
+  readonly save?: () => Promise<{ fileName: string; size: number }>;
 }
 
 export function fixture(options: FixtureOptions = {}) {
@@ -110,7 +112,7 @@ export function fixture(options: FixtureOptions = {}) {
       };
     },
   };
-  const sink = { save: async () => ({ fileName: 'f', size: 0 }) };
+  const sink = { save: options.save ?? (async () => ({ fileName: 'f', size: 0 })) };
   const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
   return { service, recorder };
 }

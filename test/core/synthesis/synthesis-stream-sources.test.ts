@@ -131,6 +131,19 @@ describe('core/synthesis streaming: provider streams, formats and routes', () =>
       expect(signals[0].aborted).to.equal(true);
     });
 
+    it("does not fall back when the gateway's own store fails after a target made the audio: no second provider call for one outage", async () => {
+      const storeDown = new GatewayError('TTS_ERR_UNAVAILABLE', 'The audio storage is unavailable: S3 answered SlowDown (HTTP 503)', { retryAfterSeconds: 1 });
+      const { service, recorder } = fixture({
+        router: narrator,
+        save: async () => {
+          throw storeDown;
+        },
+      });
+      const failure = await service.synthesize(request({ model: 'narrator', voice: 'calm', text: 'Short.', format: 'wav' }), { requestId: 'f5' }).then(() => undefined, (error: unknown) => error);
+      expect(failure).to.equal(storeDown);
+      expect(recorder.requests.map((call) => call.model)).to.deep.equal(['acme-1']);
+    });
+
     it('falls back for whole files too, and fails with the last error when every target fails', async () => {
       const { service, recorder } = fixture({ router: narrator, failing: { model: 'acme-1', error: new GatewayError('TTS_ERR_UNAVAILABLE', 'breaker open', { retryAfterSeconds: 30 }) } });
       const result = await service.synthesize(request({ model: 'narrator', voice: 'calm', text: 'Short.', format: 'wav' }), { requestId: 'f3' });
