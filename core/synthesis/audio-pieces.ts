@@ -172,7 +172,8 @@ function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: Pr
 
 function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {
   progress.bytes += audio.byteLength;
-  if (sampleRate !== undefined) progress.sampleRate ??= sampleRate;
+  // 0: a session that has decoded nothing yet (a FLAC answer is decoded at its end) knows no rate.
+  if (sampleRate) progress.sampleRate ??= sampleRate;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

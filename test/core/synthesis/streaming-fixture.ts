@@ -55,6 +55,8 @@ interface FixtureOptions {
   readonly router?: ModelRouter;
   /** Calls to this model fail with this error. */
   readonly failing?: { readonly model: string; readonly error: GatewayError };
+  /** The audio engine; a recording fake (its sessions in `recorder.sessions`) unless a test needs the real one. */
+  readonly engine?: AudioEngine;
 }
 
 export function fixture(options: FixtureOptions = {}) {
@@ -111,7 +113,7 @@ export function fixture(options: FixtureOptions = {}) {
     },
   };
   const sink = { save: async () => ({ fileName: 'f', size: 0 }) };
-  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
+  const service = new SynthesisService(directory, options.engine ?? engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
   return { service, recorder };
 }
 
