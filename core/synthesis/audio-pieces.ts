@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
 import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
@@ -9,9 +10,6 @@ import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 import { WholeSamples } from './whole-samples';
-
-/** Bytes needed to recognise a container by its signature. */
-const SNIFF_BYTES = 16;
 
 /** What the stream of one request has produced so far. */
 export interface StreamProgress {
@@ -105,6 +103,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
   let headBytes = 0;
   let finished = false;
   try {
+    // As many bytes as the sniffer needs to name every format (an Ogg page header and its OpusHead).
     while (headBytes < SNIFF_BYTES) {
       const next = await iterator.next();
       if (next.done) {
