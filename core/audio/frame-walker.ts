@@ -148,3 +148,19 @@ export function startsWithFrameChain(bytes: Uint8Array, format: 'mp3' | 'aac', f
   }
   return offset > 0;
 }
+
+/**
+ * How many of `bytes` (which start at a frame) are whole frames: the rest is a frame still being
+ * made. Bytes that are not frames where one should start are all counted, so nothing is held for good.
+ */
+export function wholeFramesLength(bytes: Uint8Array, format: 'mp3' | 'aac' | 'opus'): number {
+  const reader = READERS[format]!;
+  let offset = 0;
+  while (offset < bytes.length) {
+    const read = reader(bytes, offset, false);
+    if (read === NOT_A_FRAME) return bytes.length;
+    if (read < 0 || offset + read > bytes.length) return offset;
+    offset += read;
+  }
+  return offset;
+}

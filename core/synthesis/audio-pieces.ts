@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
 import { FrameWalker } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
@@ -8,9 +9,7 @@ import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from '
 import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
-
-/** Bytes needed to recognise a container by its signature. */
-const SNIFF_BYTES = 16;
+import { WholeSamples } from './whole-samples';
 
 /** What the stream of one request has produced so far. */
 export interface StreamProgress {
@@ -104,6 +103,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
   let headBytes = 0;
   let finished = false;
   try {
+    // As many bytes as the sniffer needs to name every format (an Ogg page header and its OpusHead).
     while (headBytes < SNIFF_BYTES) {
       const next = await iterator.next();
       if (next.done) {
@@ -129,20 +129,21 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
     const walker = FrameWalker.for(sniffed);
-    walker?.push(headAudio);
-    countPassedThrough(sources, headAudio, stream);
-    yield headAudio;
-    while (!finished) {
-      const next = await iterator.next();
-      if (next.done) finished = true;
-      else if (next.value.byteLength > 0) {
-        walker?.push(next.value);
-        countPassedThrough(sources, next.value, stream);
-        yield next.value;
+    // Raw pcm goes out in whole samples; other formats as they came.
+    const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
+    for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
+      walker?.push(bytes);
+      const piece = samples ? samples.take(bytes) : bytes;
+      if (piece.byteLength > 0) {
+        countPassedThrough(sources, piece, stream);
+        yield piece;
       }
+      const next: IteratorResult<Uint8Array> = finished ? { done: true, value: undefined } : await iterator.next();
+      finished = next.done === true;
+      bytes = next.done ? undefined : next.value;
     }
     if (walker?.cutShort) throw unusableAudio(sources.provider, `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
-    if (sniffed === 'pcm' && sources.progress.bytes % 2 !== 0) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
+    if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.
     if (!finished) await iterator.return?.().catch(() => undefined);
@@ -170,7 +171,8 @@ function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: Pr
 
 function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {
   progress.bytes += audio.byteLength;
-  if (sampleRate !== undefined) progress.sampleRate ??= sampleRate;
+  // 0: a session that has decoded nothing yet (a FLAC answer is decoded at its end) knows no rate.
+  if (sampleRate) progress.sampleRate ??= sampleRate;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

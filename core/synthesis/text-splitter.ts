@@ -3,8 +3,8 @@ import { windowedSegments } from './windowed-segments';
 
 /**
  * Splits long text into chunks a provider accepts: at sentence boundaries first, then at
- * clause punctuation, then between words, and only as a last resort between code points
- * (a single "word" longer than the limit). Never inside a surrogate pair.
+ * clause punctuation, then between words, then between user-perceived characters (a single
+ * "word" longer than the limit), so a letter keeps its combining marks. Never inside a surrogate pair.
  */
 export interface ChunkLimits {
   /** Most Unicode code points in one chunk. */
@@ -16,6 +16,7 @@ export interface ChunkLimits {
 // Made at the first long text, not at import: the first one loads ICU's break rules (10 ms or more of a start).
 let sentenceSegmenter: Intl.Segmenter | undefined;
 let wordSegmenter: Intl.Segmenter | undefined;
+let graphemeSegmenter: Intl.Segmenter | undefined;
 /**
  * After clause punctuation: Western marks only where a space follows (`1,500` and `10:30` are not
  * clauses), CJK forms (written without spaces) always. Zero-width, so no character is lost or added.
@@ -40,6 +41,10 @@ function breakDown(piece: string, limits: ChunkLimits, level: number): string[] 
     (text) => text.split(/(?<=\s)(?=\S)/u),
     // ...then by dictionary word boundaries, for scripts written without spaces.
     (text) => windowedSegments((wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' })), text),
+    // ...then between characters as a reader sees them (a letter with its accents, a jamo
+    // syllable, an emoji sequence): a mark cut from its letter is read alone, or not at all...
+    (text) => windowedSegments((graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })), text),
+    // ...and only a single character longer than the limit between code points.
     (text) => [...text],
   ];
   for (let next = level; next < levels.length; next += 1) {

@@ -3,6 +3,7 @@ import { resample } from '../dsp/resample';
 import type { PcmAudio } from '../pcm';
 import { encoderInputRate } from './encoder-rates';
 import { concatBytes } from '../concat';
+import { wholeFramesLength } from '../frame-walker';
 import type { EncodedAudio } from './encoded-audio';
 import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
@@ -26,6 +27,12 @@ function bitrateFor(rate: number): 48 | 64 {
 /** Mono CBR MP3 with LAME (wasm-media-encoders), fed piece by piece. `rate` must be an MP3 rate. */
 export class Mp3StreamEncoder implements StreamEncoder {
   private lame?: Lame;
+  /**
+   * The start of a frame LAME has not finished writing: held for the next call, so every piece
+   * is whole frames (as Opus pages, FLAC and ADTS frames are), and a client that decodes each
+   * piece (an SSE delta) alone never gets half a frame.
+   */
+  private partialFrame: Uint8Array = new Uint8Array(0);
 
   private constructor(
     lame: Lame,
@@ -44,19 +51,24 @@ export class Mp3StreamEncoder implements StreamEncoder {
 
   async write(samples: Float32Array): Promise<Uint8Array> {
     const lame = this.instance();
-    const parts: Uint8Array[] = [];
+    const parts: Uint8Array[] = [this.partialFrame];
     // The encoder returns a view into its memory that the next call overwrites: copy each.
     for (let start = 0; start < samples.length; start += SLICE_SAMPLES) parts.push(lame.encode([samples.subarray(start, start + SLICE_SAMPLES)]).slice());
-    return concatBytes(parts);
+    const bytes = concatBytes(parts);
+    const whole = wholeFramesLength(bytes, 'mp3');
+    this.partialFrame = bytes.slice(whole);
+    return bytes.subarray(0, whole);
   }
 
   async end(): Promise<Uint8Array> {
-    const tail = this.instance().finalize().slice();
+    const tail = concatBytes([this.partialFrame, this.instance().finalize()]);
+    this.partialFrame = new Uint8Array(0);
     this.giveBack();
     return tail;
   }
 
   dispose(): void {
+    this.partialFrame = new Uint8Array(0);
     if (!this.lame) return;
     try {
       // Flushing leaves the instance clean for the next stream.

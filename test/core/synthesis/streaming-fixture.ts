@@ -57,6 +57,8 @@ interface FixtureOptions {
   readonly failing?: { readonly model: string; readonly error: GatewayError };
   /** The audio store's save; one that keeps nothing unless a test needs another. */
   readonly save?: () => Promise<{ fileName: string; size: number }>;
+  /** The audio engine; a recording fake (its sessions in `recorder.sessions`) unless a test needs the real one. */
+  readonly engine?: AudioEngine;
 }
 
 export function fixture(options: FixtureOptions = {}) {
@@ -113,7 +115,7 @@ export function fixture(options: FixtureOptions = {}) {
     },
   };
   const sink = { save: options.save ?? (async () => ({ fileName: 'f', size: 0 })) };
-  const service = new SynthesisService(directory, engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
+  const service = new SynthesisService(directory, options.engine ?? engine, sink, QUIET_LOGGER, { chunkConcurrency: options.chunkConcurrency ?? 2, timeoutMs: options.timeoutMs ?? 5_000 }, options.router);
   return { service, recorder };
 }
 
