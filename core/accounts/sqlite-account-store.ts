@@ -13,6 +13,7 @@ import type {
 import { dailyAdditions } from './daily-additions';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
 import { SqliteAccountLimits } from './sqlite-account-limits';
+import { SqliteActivityWriters } from './sqlite-activity-writers';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
 import { sqliteFailure } from './sqlite-failure';
 
@@ -108,10 +109,12 @@ export class SqliteAccountStore implements AccountStore {
     this.dataVersion = this.database.prepare('PRAGMA data_version').pluck();
     // A batch may carry an older use than one already written (another process): keep the newest.
     const touchKey = this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+    const writers = new SqliteActivityWriters(this.database);
     this.writeActivity = this.database.transaction((activity: AccountActivity) => {
       for (const [keyId, usedAt] of activity.touches) touchKey.run(usedAt, keyId, usedAt);
-      for (const usage of activity.usage) this.insertUsage(usage);
-      this.dailyUsage.addAll(dailyAdditions(activity.usage, activity.failures));
+      const { usage, failures } = writers.rowsToWrite(activity);
+      for (const row of usage) this.insertUsage(row);
+      this.dailyUsage.addAll(dailyAdditions(usage, failures));
     });
   }
 
