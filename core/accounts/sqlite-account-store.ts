@@ -130,12 +130,16 @@ export class SqliteAccountStore implements AccountStore {
     );
     const applied = new Set(this.appliedMigrations());
     const record = this.database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    const isApplied = this.database.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
     for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
       if (applied.has(migration.version)) continue;
+      // Under the write lock, looked at again: another process (the CLI started with the gateway)
+      // may have applied it since, and running it twice fails (a table that already exists).
       this.database.transaction(() => {
+        if (isApplied.get(migration.version) !== undefined) return;
         this.database.exec(migration.sql);
         record.run(migration.version, migration.name, Date.now());
-      })();
+      }).immediate();
     }
   }
 
