@@ -5,7 +5,7 @@ import { publicAccount, summarizeKey, type ApiKeySummary, type AuthenticatedKey,
 import { ActivityWriter } from './activity-writer';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { checkKeyLifetime, checkKeyName, isExpired, issueApiKey } from './api-key-issuing';
-import { checkPassword, checkWellFormedPassword, foldEmail, normalizeEmail } from './credential-rules';
+import { checkPassword, checkWellFormedPassword, earlierStoredForm, foldEmail, normalizeEmail } from './credential-rules';
 import type { KeyRevocations } from './key-revocations';
 import { LoginPasswordCheck } from './login-password-check';
 import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
@@ -50,6 +50,10 @@ export interface AccountServiceOptions {
 }
 
 const BAD_CREDENTIALS = 'Invalid email or password';
+
+function emailTaken(): GatewayError {
+  return new GatewayError('TTS_ERR_CONFLICT', 'An account with this email already exists', { details: [{ field: 'email', reason: 'taken' }] });
+}
 /** Usage rows held while the store keeps failing, before the oldest are dropped. */
 const MAX_PENDING_USAGE = 100_000;
 
@@ -87,6 +91,9 @@ export class AccountService {
     if (this.options.registration !== 'open') throw new GatewayError('TTS_ERR_FORBIDDEN', 'Registration is closed on this gateway');
     const normalizedEmail = normalizeEmail(email);
     checkPassword(password);
+    // The unique email constraint cannot see an address stored before in its decomposed form.
+    const storedEarlier = earlierStoredForm(normalizedEmail);
+    if (storedEarlier !== undefined && (await this.store.findAccountByEmail(storedEarlier))) throw emailTaken();
     const account: AccountRecord = {
       id: randomUUID(),
       email: normalizedEmail,
@@ -95,11 +102,7 @@ export class AccountService {
     };
     const { record, issued } = this.newKey(account.id, 'default');
     const result = await this.store.createAccountWithKey(account, record);
-    if (result === 'duplicate-email') {
-      throw new GatewayError('TTS_ERR_CONFLICT', 'An account with this email already exists', {
-        details: [{ field: 'email', reason: 'taken' }],
-      });
-    }
+    if (result === 'duplicate-email') throw emailTaken();
     return { account: publicAccount(account), apiKey: issued };
   }
 
@@ -109,7 +112,7 @@ export class AccountService {
     const candidate = typeof password === 'string' ? password : '';
     // Refused before any lookup, so the answer says nothing about the account.
     checkWellFormedPassword(candidate);
-    const account = normalizedEmail ? await this.store.findAccountByEmail(normalizedEmail) : undefined;
+    const account = normalizedEmail ? await this.findAccountByEmail(normalizedEmail) : undefined;
     const matches = await this.passwordCheck.matches(candidate, account?.passwordHash);
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
     const ttl = this.options.loginKeyTtlMs;
@@ -170,7 +173,7 @@ export class AccountService {
     const normalizedEmail = normalizeEmail(email);
     // Checked here too: a new account's first key is issued below without createKey().
     const name = checkKeyName(keyName);
-    const existing = await this.store.findAccountByEmail(normalizedEmail);
+    const existing = await this.findAccountByEmail(normalizedEmail);
     if (existing) {
       // A password given for an existing account must be its own: never silently ignored.
       if (password !== undefined && !(await verifyPassword(password, existing.passwordHash))) {
@@ -196,7 +199,7 @@ export class AccountService {
 
   /** Operator path: the account with this email, or 404. */
   async findAccount(email: string): Promise<PublicAccount> {
-    const account = await this.store.findAccountByEmail(normalizeEmail(email));
+    const account = await this.findAccountByEmail(normalizeEmail(email));
     if (!account) throw gatewayError('TTS_ERR_NOT_FOUND', { what: 'account with this email' }, { details: [{ field: 'email', reason: 'unknown' }] });
     return publicAccount(account);
   }
@@ -233,6 +236,13 @@ export class AccountService {
   async usageReport(accountId: string, range: UsageRange = {}): Promise<UsageReport> {
     await this.activity.flush();
     return buildUsageReport(this.store, accountId, range, this.now());
+  }
+
+  /** The account of a folded email, or of its decomposed form as versions before composition stored it. */
+  private async findAccountByEmail(folded: string): Promise<AccountRecord | undefined> {
+    const found = await this.store.findAccountByEmail(folded);
+    const storedEarlier = found ? undefined : earlierStoredForm(folded);
+    return found ?? (storedEarlier === undefined ? undefined : this.store.findAccountByEmail(storedEarlier));
   }
 
   private newKey(accountId: string, name: string, expiresAt: number | null = null): { record: ApiKeyRecord; issued: IssuedApiKey } {

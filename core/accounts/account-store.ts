@@ -75,11 +75,33 @@ export interface AccountLimitsUpdate {
   readonly charactersPerDay?: number | null;
 }
 
+/** Consecutive rows of a batch first sent together: the next `usage` usage rows and `failures` failures. */
+export interface ActivityPart {
+  /** Numbered 1, 2, 3, ... by its writer, in the order they were first sent. */
+  readonly number: number;
+  readonly usage: number;
+  readonly failures: number;
+}
+
+/**
+ * Who sends a batch, and its rows' parts in order. A write whose COMMIT went through while its
+ * sender heard a failure (the answer lost) is sent again with what came since: the store skips
+ * the parts it already holds, so that no row is counted twice.
+ */
+export interface ActivitySender {
+  /** Random, one per writer (process). */
+  readonly writerId: string;
+  /** Cover `usage` and `failures` from their first row, in order. */
+  readonly parts: readonly ActivityPart[];
+}
+
 /** What requests left behind, written together: each key's newest use (key id -> Unix ms), usage rows and failed syntheses. */
 export interface AccountActivity {
   readonly touches: ReadonlyMap<string, number>;
   readonly usage: readonly UsageRecord[];
   readonly failures: readonly FailedUsageRecord[];
+  /** Absent: the rows are written without that check (a caller that never sends a batch twice). */
+  readonly sender?: ActivitySender;
 }
 
 /** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
@@ -109,6 +131,7 @@ export interface AccountStore {
    * Writes a batch at once, in one transaction: each key's newest use (a use never moves back),
    * usage rows, each a request (with its characters, seconds and cache hit) in its account's daily
    * usage, and failed syntheses, each a request and an error there. The only way usage is written.
+   * With a sender, the parts this writer's earlier writes committed are left out (see ActivitySender).
    */
   recordActivity(activity: AccountActivity): Promise<void>;
   /**

@@ -1,4 +1,6 @@
-import type { AccountStore, FailedUsageRecord, UsageRecord } from './account-store';
+import { randomUUID } from 'node:crypto';
+import type { AccountStore, ActivityPart, FailedUsageRecord, UsageRecord } from './account-store';
+import { rowsCovered, withoutOldestRows } from './activity-parts';
 
 export interface ActivityWriterOptions {
   /** How long records wait to be written together; 0 = at the end of the current event-loop turn. */
@@ -47,6 +49,14 @@ export class ActivityWriter {
   private writing: Promise<void> = Promise.resolve();
   /** When the uses not yet due must be written: fixed when the first is left, so that sooner writes cannot put it off. */
   private usesDueAt: number | undefined;
+  /** Names this writer's parts in the store, which skips the parts it already holds. */
+  private readonly writerId = randomUUID();
+  private partsNumbered = 0;
+  /**
+   * Parts of a failed write, covering the oldest queued rows: its COMMIT may have gone through
+   * all the same (its answer lost), so they are sent again under their numbers, never renumbered.
+   */
+  private unsettledParts: ActivityPart[] = [];
 
   constructor(
     private readonly store: AccountStore,
@@ -66,12 +76,12 @@ export class ActivityWriter {
    * `maxPendingUsage` newer rows pushed it out).
    */
   record(record: UsageRecord): Promise<void> {
-    return this.queue(this.usage, record);
+    return this.queue(this.usage, record, 'usage');
   }
 
   /** Queues a failed synthesis, as `record` queues a usage row. */
   recordFailure(failure: FailedUsageRecord): Promise<void> {
-    return this.queue(this.failures, failure);
+    return this.queue(this.failures, failure, 'failures');
   }
 
   /** The newest use of a key not yet written, so that reads can show it. */
@@ -84,9 +94,12 @@ export class ActivityWriter {
     return this.startWrite(true);
   }
 
-  private queue<Entry>(entries: Entry[], entry: Entry): Promise<void> {
+  private queue<Entry>(entries: Entry[], entry: Entry, kind: 'usage' | 'failures'): Promise<void> {
     entries.push(entry);
-    if (entries.length > this.options.maxPendingUsage) entries.shift();
+    if (entries.length > this.options.maxPendingUsage) {
+      entries.shift();
+      this.unsettledParts = withoutOldestRows(this.unsettledParts, kind, 1);
+    }
     this.nextBatch ??= batchWritten();
     this.schedule();
     return this.nextBatch.promise;
@@ -170,20 +183,22 @@ export class ActivityWriter {
   private async write(everyUse: boolean): Promise<void> {
     const touches = this.takeTouches(everyUse);
     const { usage, failures } = this;
+    const parts = this.partsOf(usage.length, failures.length);
     const written = this.nextBatch;
     this.usage = [];
     this.failures = [];
+    this.unsettledParts = [];
     this.nextBatch = undefined;
     try {
       if (touches.size > 0 || usage.length > 0 || failures.length > 0) {
-        await this.store.recordActivity({ touches, usage, failures });
+        await this.store.recordActivity({ touches, usage, failures, sender: { writerId: this.writerId, parts } });
         this.noteWritten(touches);
       }
     } catch (error) {
       this.options.onError(error);
       // The retry, after RETRY_DELAY_MS, takes the uses too: scheduling them sooner would defeat
       // that delay (with no resolution, a closed store was retried in a busy loop).
-      this.requeue(touches, usage, failures);
+      this.requeue(touches, usage, failures, parts);
       return;
     } finally {
       written?.settle();
@@ -192,13 +207,27 @@ export class ActivityWriter {
     if (this.touches.size > 0) this.scheduleUses();
   }
 
-  /** Puts a failed batch back, newer touches winning, so the next write tries it again. */
-  private requeue(touches: ReadonlyMap<string, number>, usage: readonly UsageRecord[], failures: readonly FailedUsageRecord[]): void {
+  /** The parts of a write of these rows: the unsettled ones (the oldest rows), then one new part for the rest. */
+  private partsOf(usageRows: number, failureRows: number): ActivityPart[] {
+    const covered = rowsCovered(this.unsettledParts);
+    const usage = usageRows - covered.usage;
+    const failures = failureRows - covered.failures;
+    if (usage + failures === 0) return this.unsettledParts;
+    this.partsNumbered += 1;
+    return [...this.unsettledParts, { number: this.partsNumbered, usage, failures }];
+  }
+
+  /** Puts a failed batch back, newer touches winning, so the next write tries it again, its parts unchanged. */
+  private requeue(touches: ReadonlyMap<string, number>, usage: readonly UsageRecord[], failures: readonly FailedUsageRecord[], parts: ActivityPart[]): void {
     for (const [keyId, usedAt] of touches) {
       if ((this.touches.get(keyId) ?? 0) < usedAt) this.touches.set(keyId, usedAt);
     }
-    this.usage = [...usage, ...this.usage].slice(-this.options.maxPendingUsage);
-    this.failures = [...failures, ...this.failures].slice(-this.options.maxPendingUsage);
+    const { maxPendingUsage } = this.options;
+    const droppedUsage = Math.max(0, usage.length + this.usage.length - maxPendingUsage);
+    const droppedFailures = Math.max(0, failures.length + this.failures.length - maxPendingUsage);
+    this.unsettledParts = withoutOldestRows(withoutOldestRows(parts, 'usage', droppedUsage), 'failures', droppedFailures);
+    this.usage = [...usage, ...this.usage].slice(-maxPendingUsage);
+    this.failures = [...failures, ...this.failures].slice(-maxPendingUsage);
     this.scheduled?.cancel();
     this.scheduled = undefined;
     this.schedule(Math.max(this.options.flushIntervalMs, RETRY_DELAY_MS));

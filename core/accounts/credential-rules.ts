@@ -11,9 +11,22 @@ const MAX_PASSWORD_LENGTH = 1024;
  */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-/** The email as accounts store it (trimmed, lower case); '' for anything but a string. */
+/**
+ * The email as accounts store it (trimmed, lower case, composed: an é typed as one code point or
+ * as e and an accent is one address); '' for anything but a string. Registration, login, the CLI
+ * and the login throttle all fold with this, so that no form of an address is a new one.
+ */
 export function foldEmail(email: string): string {
-  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+  return typeof email === 'string' ? email.trim().toLowerCase().normalize('NFC') : '';
+}
+
+/**
+ * The decomposed form of a folded email, when it differs: versions before composition stored an
+ * address as it was typed, and a decomposed é is how some systems type it.
+ */
+export function earlierStoredForm(folded: string): string | undefined {
+  const decomposed = folded.normalize('NFD');
+  return decomposed === folded ? undefined : decomposed;
 }
 
 /** The folded email; 400 unless it looks like an address. */

@@ -4,6 +4,8 @@ export type {
   AccountLimitsUpdate,
   AccountRecord,
   AccountStore,
+  ActivityPart,
+  ActivitySender,
   ApiKeyRecord,
   CreateAccountResult,
   DailyUsageRecord,

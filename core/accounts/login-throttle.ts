@@ -1,5 +1,6 @@
 import { gatewayError } from '../errors';
 import type { WindowCount, WindowCounters } from '../limits/window-counters';
+import { foldEmail } from './credential-rules';
 
 export type CredentialAction = 'login' | 'register';
 
@@ -63,7 +64,8 @@ export class LoginThrottle {
   }
 
   private emailKey(action: CredentialAction, email: unknown): string {
-    const normalized = typeof email === 'string' ? email.trim().toLowerCase().slice(0, MAX_KEY_EMAIL_LENGTH) : '';
+    // Folded as login and registration fold it: each form of one address counts for that address.
+    const normalized = foldEmail(email as string).slice(0, MAX_KEY_EMAIL_LENGTH);
     return `auth:${action}:email:${normalized}`;
   }
 

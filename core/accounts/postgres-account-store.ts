@@ -12,6 +12,7 @@ import type {
 } from './account-store';
 import { dailyAdditions } from './daily-additions';
 import type { Migration } from './migrations';
+import { PostgresActivityWriters } from './postgres-activity-writers';
 import { postgresFailure } from './postgres-failure';
 import { migrateOnOwnConnection } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
@@ -92,6 +93,7 @@ export class PostgresAccountStore implements AccountStore {
   private readonly pool: pg.Pool;
   private readonly migrated: Promise<number[]>;
   private readonly statementTimeoutMs: number;
+  private readonly writers = new PostgresActivityWriters();
 
   constructor(url: string, options: PostgresAccountStoreOptions = {}) {
     this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -187,10 +189,13 @@ export class PostgresAccountStore implements AccountStore {
         // Another replica may have written a newer use: a use never moves back.
         await query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [usedAt, keyId]);
       }
+      // Parts an earlier write of this writer committed are left out (its answer may have been lost).
+      const { usage, failures } = await this.writers.rowsToWrite(query, activity);
       // Two round trips for the whole batch, however many rows (it was two a row).
-      await insertUsageRows(query, activity.usage);
-      await addDaily(query, dailyAdditions(activity.usage, activity.failures).sort((left, right) => compareText(left.accountId, right.accountId) || compareText(left.day, right.day) || compareText(left.model, right.model)));
+      await insertUsageRows(query, usage);
+      await addDaily(query, dailyAdditions(usage, failures).sort((left, right) => compareText(left.accountId, right.accountId) || compareText(left.day, right.day) || compareText(left.model, right.model)));
     });
+    this.writers.pruneNow(this.query);
   }
 
   listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {

@@ -1,6 +1,6 @@
 import type { Migration } from './migrations';
 
-/** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage) for PostgreSQL. */
+/** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage, batches written once) for PostgreSQL. */
 export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
@@ -24,6 +24,18 @@ export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
         cache_hits BIGINT NOT NULL DEFAULT 0,
         errors BIGINT NOT NULL DEFAULT 0,
         PRIMARY KEY (account_id, day, model)
+      );
+    `,
+  },
+  {
+    version: 12,
+    name: 'activity writers: parts of batches already written',
+    sql: `
+      CREATE TABLE activity_writers (
+        writer_id TEXT PRIMARY KEY,
+        last_part BIGINT NOT NULL,
+        previous_part BIGINT NOT NULL,
+        written_at BIGINT NOT NULL
       );
     `,
   },

@@ -1,6 +1,6 @@
 import type { Migration } from './migrations';
 
-/** Key expiry and daily usage (issue 10); numbered apart from other work's migrations. */
+/** Key expiry, daily usage (issue 10) and batches written once; numbered apart from other work's migrations. */
 export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
@@ -25,6 +25,18 @@ export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
         errors INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (account_id, day, model)
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 12,
+    name: 'activity writers: parts of batches already written',
+    sql: `
+      CREATE TABLE activity_writers (
+        writer_id TEXT PRIMARY KEY,
+        last_part INTEGER NOT NULL,
+        previous_part INTEGER NOT NULL,
+        written_at INTEGER NOT NULL
+      );
     `,
   },
 ];

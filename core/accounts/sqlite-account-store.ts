@@ -13,6 +13,7 @@ import type {
 import { dailyAdditions } from './daily-additions';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations';
 import { SqliteAccountLimits } from './sqlite-account-limits';
+import { SqliteActivityWriters } from './sqlite-activity-writers';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
 import { sqliteFailure } from './sqlite-failure';
 
@@ -108,10 +109,12 @@ export class SqliteAccountStore implements AccountStore {
     this.dataVersion = this.database.prepare('PRAGMA data_version').pluck();
     // A batch may carry an older use than one already written (another process): keep the newest.
     const touchKey = this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+    const writers = new SqliteActivityWriters(this.database);
     this.writeActivity = this.database.transaction((activity: AccountActivity) => {
       for (const [keyId, usedAt] of activity.touches) touchKey.run(usedAt, keyId, usedAt);
-      for (const usage of activity.usage) this.insertUsage(usage);
-      this.dailyUsage.addAll(dailyAdditions(activity.usage, activity.failures));
+      const { usage, failures } = writers.rowsToWrite(activity);
+      for (const row of usage) this.insertUsage(row);
+      this.dailyUsage.addAll(dailyAdditions(usage, failures));
     });
   }
 
@@ -127,12 +130,16 @@ export class SqliteAccountStore implements AccountStore {
     );
     const applied = new Set(this.appliedMigrations());
     const record = this.database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    const isApplied = this.database.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
     for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
       if (applied.has(migration.version)) continue;
+      // Under the write lock, looked at again: another process (the CLI started with the gateway)
+      // may have applied it since, and running it twice fails (a table that already exists).
       this.database.transaction(() => {
+        if (isApplied.get(migration.version) !== undefined) return;
         this.database.exec(migration.sql);
         record.run(migration.version, migration.name, Date.now());
-      })();
+      }).immediate();
     }
   }
 

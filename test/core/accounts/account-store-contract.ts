@@ -191,6 +191,28 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       ]);
     });
 
+    it('skips the parts of a batch sent again that an earlier write of the same writer committed (its answer lost)', async () => {
+      const account = accountRecord('sent-twice@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      const at = Date.UTC(2025, 5, 14, 12, 0);
+      const row = (characters: number) => ({ accountId: account.id, keyId: key.id, model: 'tts-1', characters, bytes: 1, createdAt: at });
+      const failure = { accountId: account.id, model: 'tts-1', createdAt: at };
+      const writerId = randomUUID();
+      const first = { number: 1, usage: 2, failures: 1 };
+      await store.recordActivity({ touches: new Map(), usage: [row(1), row(2)], failures: [failure], sender: { writerId, parts: [first] } });
+      // Sent again with what came since: only part 2 is new.
+      const again = { touches: new Map(), usage: [row(1), row(2), row(4)], failures: [failure], sender: { writerId, parts: [first, { number: 2, usage: 1, failures: 0 }] } };
+      await store.recordActivity(again);
+      await store.recordActivity(again);
+      // Another writer's part 1 is its own.
+      await store.recordActivity({ touches: new Map(), usage: [row(8)], failures: [], sender: { writerId: randomUUID(), parts: [{ number: 1, usage: 1, failures: 0 }] } });
+      expect((await store.listUsage(account.id)).map((usage) => usage.characters)).to.deep.equal([1, 2, 4, 8]);
+      expect(await store.listDailyUsage(account.id, '2025-06-14', '2025-06-14')).to.deep.equal([
+        { day: '2025-06-14', model: 'tts-1', requests: 5, characters: 15, audioSeconds: 0, cacheHits: 0, errors: 1 },
+      ]);
+    });
+
     it('writes a batch that carries rows of an account deleted since, leaving those out', async () => {
       // A key cached in memory still served its account after someone deleted it: a batch
       // refused for its rows was kept and retried forever, and no one's usage was written again.

@@ -99,6 +99,40 @@ describe('core/accounts ActivityWriter', () => {
     expect(store.batches[0].usage.map((row) => row.characters)).to.deep.equal([2, 3, 4]);
   });
 
+  it('sends a failed batch again under its own part numbers, the rows that came since as a new part', async () => {
+    store.failingWrites = 1;
+    await writer.record(usage(1));
+    void writer.record(usage(2));
+    await writer.flush();
+    const [failed] = errors;
+    expect(failed).to.be.an('error');
+    const sent = store.batches[0];
+    expect(sent.usage.map((row) => row.characters)).to.deep.equal([1, 2]);
+    expect(sent.sender?.parts).to.deep.equal([
+      { number: 1, usage: 1, failures: 0 },
+      { number: 2, usage: 1, failures: 0 },
+    ]);
+    await writer.record(usage(3));
+    expect(store.batches[1].sender).to.deep.equal({ writerId: sent.sender?.writerId, parts: [{ number: 3, usage: 1, failures: 0 }] });
+  });
+
+  it('keeps part numbers in step with the rows dropped beyond maxPendingUsage', async () => {
+    store.failingWrites = 2;
+    await Promise.all([1, 2].map((characters) => writer.record(usage(characters)))); // fails: part 1
+    void writer.record(usage(3));
+    await writer.flush(); // fails again: parts 1 and 2
+    expect(errors).to.have.length(2);
+    void writer.record(usage(4)); // a fourth row held pushes the oldest (of part 1) out
+    await writer.flush();
+    const sent = store.batches[0];
+    expect(sent.usage.map((row) => row.characters)).to.deep.equal([2, 3, 4]);
+    expect(sent.sender?.parts).to.deep.equal([
+      { number: 1, usage: 1, failures: 0 },
+      { number: 2, usage: 1, failures: 0 },
+      { number: 3, usage: 1, failures: 0 },
+    ]);
+  });
+
   it('gives the rows of one batch one promise: a row waiting for its batch holds nothing of its caller', async () => {
     const first = writer.record(usage(1));
     expect(writer.record(usage(2))).to.equal(first);
