@@ -14,6 +14,7 @@ const FORMAT_EXPECTATIONS: Readonly<Record<string, string>> = {
   url: 'an absolute URL',
   email: 'an email address',
   origin: 'an origin such as https://app.example.com (scheme, host and optional port; no path, no trailing slash)',
+  'trusted-proxies': 'the number of proxies in front of the gateway (1), their addresses or ranges (10.0.0.1, 10.0.0.0/8, loopback), true or false',
   'cors-any-origin': '"*" (any origin) or a list of origins',
   'bearer-token': 'a token of visible characters without spaces (it is sent as `Authorization: Bearer <token>`)',
 };

@@ -1,5 +1,6 @@
 /** Configuration: loading, validation and the frozen GatewayConfig the gateway runs with. */
 export * from './types';
+export type { TrustedProxies } from './trusted-proxies';
 export { loadConfig, type LoadConfigOptions } from './load-config';
 export { ConfigError } from './config-error';
 export { describeSchemaErrors } from './format-schema-errors';

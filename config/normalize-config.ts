@@ -4,6 +4,7 @@ import type { Environment } from './interpolate';
 import { ifEnvNames } from './provider-conditions';
 import type { GatewayConfig, LimitValues, ProviderEntry, ResilienceConfig, ResiliencePolicy, S3StorageConfig, SkippedProvider } from './types';
 import { parseByteSize, parseDuration } from './units';
+import { trustedProxies } from './trusted-proxies';
 
 /** Converts the validated file (units as text) into GatewayConfig (milliseconds and bytes). */
 
@@ -182,7 +183,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       host: file.server.host,
       publicBaseUrl: publicBaseUrl(env, file.server.publicBaseUrl),
       bodyLimitBytes: problems.positiveBytes(file.server.bodyLimit, 'server.bodyLimit'),
-      trustProxy: file.server.trustProxy,
+      trustProxy: trustedProxies(file.server.trustProxy),
       cors: { origins: file.server.cors.origins },
       maxConnections: file.server.maxConnections,
       headersTimeoutMs: problems.positiveTimer(file.server.headersTimeout, 'server.headersTimeout'),

@@ -129,7 +129,16 @@ export const CONFIG_FILE_SCHEMA = {
       host: { type: 'string', minLength: 1, default: '0.0.0.0' },
       publicBaseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
       bodyLimit: { type: ['string', 'integer'], format: 'byte-size', minimum: 0, default: '256kb' },
-      trustProxy: { type: 'boolean', default: false },
+      // false, the number of proxies in front, or their addresses (config/trusted-proxies.ts).
+      trustProxy: {
+        type: ['boolean', 'integer', 'string', 'array'],
+        minimum: 1,
+        maximum: 999,
+        format: 'trusted-proxies',
+        items: { type: 'string', format: 'trusted-proxies' },
+        minItems: 1,
+        default: false,
+      },
       cors: section({
         // '*' (any origin) or a list of origins; none by default (no CORS headers at all).
         origins: {

@@ -1,4 +1,5 @@
 import type { ConfigFile } from './config-file';
+import type { TrustedProxies } from './trusted-proxies';
 
 /**
  * The validated, frozen configuration the gateway runs with: the file (its type read off the
@@ -49,8 +50,8 @@ export interface ServerConfig {
   readonly publicBaseUrl?: string;
   /** Largest JSON body, in bytes. */
   readonly bodyLimitBytes: number;
-  /** Trust X-Forwarded-* from a reverse proxy. */
-  readonly trustProxy: boolean;
+  /** Which proxies' X-Forwarded-* are believed: none, how many, or which (config/trusted-proxies.ts). */
+  readonly trustProxy: TrustedProxies;
   readonly cors: CorsConfig;
   /** Open connections at most; more are closed at once. */
   readonly maxConnections: number;

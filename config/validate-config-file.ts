@@ -6,6 +6,7 @@ import type { ConfigFile } from './config-file';
 import { describeSchemaErrors } from './format-schema-errors';
 import { CONFIG_FILE_SCHEMA } from './schema';
 import { isOrigin } from './origin';
+import { isTrustedProxiesText } from './trusted-proxies';
 import { isByteSize, isDuration } from './units';
 
 let compiled: ValidateFunction | undefined;
@@ -19,6 +20,7 @@ function validator(): ValidateFunction {
   ajv.addFormat('duration', { type: 'string', validate: isDuration });
   ajv.addFormat('byte-size', { type: 'string', validate: isByteSize });
   ajv.addFormat('origin', { type: 'string', validate: isOrigin });
+  ajv.addFormat('trusted-proxies', { type: 'string', validate: isTrustedProxiesText });
   ajv.addFormat('cors-any-origin', { type: 'string', validate: (value) => value === '*' });
   // What `Authorization: Bearer <token>` can carry: visible ASCII, no space.
   ajv.addFormat('bearer-token', { type: 'string', validate: /^[\x21-\x7e]+$/ });

@@ -88,6 +88,12 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     await gateway.close().catch(() => undefined);
     fail(describeStartupError(error));
   });
+  if (config.server.trustProxy === true) {
+    // Every hop believed: the left-most X-Forwarded-For, which the client writes, is its address.
+    logger.warn('server.trustProxy is true: a client can choose the address its login attempts are counted under; set the number of proxies in front (1) or their addresses', {
+      setting: 'server.trustProxy',
+    });
+  }
   const untuned = missingMallocTuning(options.env);
   if (untuned.length > 0) {
     const settings = Object.entries(MALLOC_TUNING).map(([name, value]) => `${name}=${value}`).join(' ');
