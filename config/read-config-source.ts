@@ -61,7 +61,9 @@ function readText(file: string): string | undefined {
 function describeReadError(error: unknown): { file?: string; reason: string } {
   const lines = (error instanceof Error ? error.message : String(error)).split('\n').filter((line) => line.trim() !== '');
   const prefix = FILE_PREFIX.exec(lines[0] ?? '');
-  if (!prefix) return { reason: lines[0] ?? 'unreadable' };
+  // A .js file's own error has no prefix; cosmiconfig still says which file it came from.
+  const loaded = (error as { filepath?: unknown } | null)?.filepath;
+  if (!prefix) return { file: typeof loaded === 'string' ? loaded : undefined, reason: lines[0] ?? 'unreadable' };
   const [, format, file] = prefix;
   if (format === 'JSON') return { file, reason: jsonReason(lines.slice(1), readText(file)) };
   if (format === 'YAML') return { file, reason: yamlReason(lines[1] ?? 'unreadable') };

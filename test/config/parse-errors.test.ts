@@ -38,6 +38,13 @@ describe('config/loadConfig: a file that does not parse', () => {
     expect(error.message).to.not.include('tok-Secret').and.not.include('metrics');
   });
 
+  it('names the file the search found when its JavaScript does not load', async () => {
+    directory.write('package.json', '{"name": "my-deployment"}');
+    const { error, file } = await problemsOf('tts-gateway.config.js', 'module.exports = { server: { port: 8081 } ');
+    expect(error.file).to.equal(file);
+    expect(error.message).to.include(file);
+  });
+
   it('does not echo a YAML value that starts with * or ! (an alias or a tag to YAML), and says to quote it', async () => {
     for (const value of ['*Tok3nSecret99', '!Tok3nSecret99', '!!Tok3nSecret99']) {
       const { error } = await problemsOf('tts-gateway.config.yaml', `metrics:\n  token: ${value}\n`);
