@@ -5,6 +5,7 @@ import { ifEnvNames } from './provider-conditions';
 import type { GatewayConfig, LimitValues, ProviderEntry, ResilienceConfig, ResiliencePolicy, S3StorageConfig, SkippedProvider } from './types';
 import { parseByteSize, parseDuration } from './units';
 import { trustedProxies } from './trusted-proxies';
+import { urlSettingProblems } from './url-settings';
 
 /** Converts the validated file (units as text) into GatewayConfig (milliseconds and bytes). */
 
@@ -64,9 +65,11 @@ function portFromEnv(env: Environment, fallback: number): number {
   return port;
 }
 
+/** PUBLIC_BASE_URL, else the file's value (which urlSettingProblems checks, naming server.publicBaseUrl). */
 function publicBaseUrl(env: Environment, fromFile: string | undefined): string | undefined {
   const text = env.PUBLIC_BASE_URL || fromFile;
   if (text === undefined) return undefined;
+  if (!env.PUBLIC_BASE_URL) return text.replace(/\/+$/, '');
   let url: URL;
   try {
     url = new URL(text);
@@ -242,6 +245,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     skippedProviders,
   };
   routeProblems(file, problems);
+  problems.lines.push(...urlSettingProblems(file));
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     problems.lines.push('server.headersTimeout: must not be longer than server.requestTimeout (the headers are part of the request)');
   }

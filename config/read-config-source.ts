@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { ConfigError } from './config-error';
 import type { Environment } from './interpolate';
+import { jsonReason, yamlReason } from './parse-error-reason';
 
 export const MODULE_NAME = 'tts-gateway';
 export const CONFIG_PATH_VARIABLE = 'TTS_GATEWAY_CONFIG';
@@ -45,14 +46,28 @@ export function configPathFromArgv(argv: readonly string[]): string | undefined 
   return path;
 }
 
-// cosmiconfig prefixes parse errors with `YAML Error in <file>:`.
-const FILE_PREFIX = /^\w+ Error in (.+):$/;
+// cosmiconfig prefixes parse errors with `YAML Error in <file>:` (JSON's with a space after the colon).
+const FILE_PREFIX = /^(\w+) Error in (.+):\s*$/;
 
-// Parser messages may quote lines of the file (maybe a secret); only the first line is shown.
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+// Parser messages quote the file (maybe a secret): JSON's and YAML's are reduced to what names no content.
 function describeReadError(error: unknown): { file?: string; reason: string } {
   const lines = (error instanceof Error ? error.message : String(error)).split('\n').filter((line) => line.trim() !== '');
   const prefix = FILE_PREFIX.exec(lines[0] ?? '');
-  return prefix ? { file: prefix[1], reason: lines[1] ?? 'unreadable' } : { reason: lines[0] ?? 'unreadable' };
+  // A .js file's own error has no prefix; cosmiconfig still says which file it came from.
+  const loaded = (error as { filepath?: unknown } | null)?.filepath;
+  if (!prefix) return { file: typeof loaded === 'string' ? loaded : undefined, reason: lines[0] ?? 'unreadable' };
+  const [, format, file] = prefix;
+  if (format === 'JSON') return { file, reason: jsonReason(lines.slice(1), readText(file)) };
+  if (format === 'YAML') return { file, reason: yamlReason(lines[1] ?? 'unreadable') };
+  return { file, reason: lines[1] ?? 'unreadable' };
 }
 
 // `{ apiKey: ${KEY} }` is not valid YAML (braces end a plain scalar in a flow mapping).
@@ -61,7 +76,7 @@ const UNQUOTED_FLOW_REFERENCE = /[{[][^\n]*[\s,:[{]\$\{/;
 function yamlHint(file: string | undefined, reason: string): string | undefined {
   const lineNumber = /\((\d+):\d+\)/.exec(reason)?.[1];
   if (!file || lineNumber === undefined || !/(\.ya?ml|rc)$/.test(file)) return undefined;
-  const line = readFileSync(file, 'utf8').split('\n')[Number(lineNumber) - 1] ?? '';
+  const line = (readText(file) ?? '').split('\n')[Number(lineNumber) - 1] ?? '';
   if (!UNQUOTED_FLOW_REFERENCE.test(line)) return undefined;
   return `line ${lineNumber}: inside { } or [ ], quote a reference: "\${NAME}", or write the mapping in block style`;
 }

@@ -13,7 +13,6 @@ import {
   cachedAccountLimits,
   createPooledFetch,
   Catalog,
-  openAccountStore,
   LoginThrottle,
   MemoryWindowCounters,
   ModelRouter,
@@ -32,6 +31,7 @@ import {
 } from '../core';
 import { createApp } from './app';
 import { createAudioStore } from './create-audio-store';
+import { openDatabase } from './open-database';
 import { connectSharedState, type SharedState } from './shared-state';
 import { TOKENS } from './container-tokens';
 import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gateway-adapters';
@@ -99,7 +99,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
   // Providers share one keep-alive connection pool, unless a test brings its own fetch.
   const pooled = options.fetch ? undefined : createPooledFetch();
   container.register(TOKENS.fetch, { useValue: options.fetch ?? pooled?.fetch });
-  const accountStore = await openAccountStore(config.database.url, { statementTimeoutMs: config.database.statementTimeoutMs });
+  const accountStore = await openDatabase(config.database);
   const audioStorage = createAudioStore(config.storage, logger);
   const shared = connectSharedState(config, logger);
   registerStorage(container, config, logger, accountStore, audioStorage.store, shared);

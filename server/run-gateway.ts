@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { loadConfig } from '../config';
 import { TurnoverTable } from '../core';
 import { composeGateway, type ComposeOptions, type Gateway } from './composition-root';
+import { gatewayArgumentProblem } from './gateway-arguments';
 import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
@@ -34,6 +35,8 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     options.stderr.write(`tts-gateway could not start: ${message}\n`);
     return options.exit(1);
   };
+  const argumentProblem = gatewayArgumentProblem(options.argv);
+  if (argumentProblem) return fail(argumentProblem);
   // Heard from the first moment: Node's default would end the process in the middle of a step.
   let signalWhileStarting: NodeJS.Signals | undefined;
   let onSignal = (signal: NodeJS.Signals): void => {

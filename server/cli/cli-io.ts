@@ -1,5 +1,6 @@
-import { AccountOperator, AccountService, openAccountStore, RedisKeyRevocations } from '../../core';
+import { AccountOperator, AccountService, RedisKeyRevocations } from '../../core';
 import { ConfigError, loadConfig } from '../../config';
+import { openDatabase } from '../open-database';
 
 const IN_MEMORY_DATABASE = 'sqlite::memory:';
 
@@ -41,7 +42,7 @@ export async function withAccounts<T>(
       config.sourceFile,
     );
   }
-  const store = await openAccountStore(config.database.url, { statementTimeoutMs: config.database.statementTimeoutMs });
+  const store = await openDatabase(config.database);
   const logger = { warn: (message: string) => void io.stderr.write(`${message}\n`), info: () => undefined };
   const revocations =
     announceRevocations && config.redis ? new RedisKeyRevocations({ url: config.redis.url, keyPrefix: config.redis.keyPrefix, logger }) : undefined;
