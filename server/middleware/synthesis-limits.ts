@@ -6,6 +6,12 @@ import { principalOf, streamErrorOf } from '../request-context';
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
 
+/** A stream cut because its synthesis failed (logged before the cut), not because its client left. */
+function brokenOffByGateway(response: Response): boolean {
+  const failure = streamErrorOf(response);
+  return failure !== undefined && failure !== 'TTS_ERR_CANCELLED';
+}
+
 /** Work for the request that may start while its limits are checked (and is wasted if they refuse it). */
 export type WhileChecking = (request: Request, response: Response) => void;
 
@@ -13,7 +19,8 @@ export type WhileChecking = (request: Request, response: Response) => void;
  * Requests per minute and characters per day, for any synthesis route: put it after the API
  * key check and the body parser, with the route's way of counting characters. A request over a
  * limit is answered 429 with Retry-After before any provider is called; every answer carries
- * the RateLimit-Policy and RateLimit headers. A request that fails gets its characters back.
+ * the RateLimit-Policy and RateLimit headers. A request that fails gets its characters back, as
+ * does one whose client left before any audio was sent.
  * `meanwhile` starts beside the check (the result cache's lookup: with Redis, the two round trips
  * overlap instead of following each other).
  */
@@ -26,7 +33,10 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
     const verdict = await admission;
     setRateLimitHeaders(response, verdict.limits);
     if (verdict.refusal) throw verdict.refusal;
-    // Refunds once: an error answer, or a client that left before the answer was complete. A
+    // Refunds once: an error answer, a stream the gateway broke off, or a client that left before
+    // any audio was sent. A client that leaves once the audio flows keeps its characters counted:
+    // the provider made them and the client had them, and a refund would let a client take nearly
+    // a whole stream and leave before its end, around the daily quota, again and again. A
     // refund the counters' store refused only leaves the count high until its window ends; left
     // unhandled, its rejection would end the process.
     const refund = (): void => void verdict.refundCharacters().catch(() => undefined);
@@ -40,7 +50,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
       if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
-      if (!response.writableFinished) refund();
+      if (!response.writableFinished && (!response.headersSent || brokenOffByGateway(response))) refund();
     });
     next();
   };
