@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { gatewayError, type GatewayError } from '../core';
 import { renderEnvelope } from './middleware/error-handler';
 import { renderOpenAiError } from './openai/openai-error';
+import { markAnsweredByConnection } from './unfinished-answer';
 
 /** What Node's HTTP layer hands to 'clientError': a parser error carries the bytes it read. */
 interface ClientError extends Error {
@@ -54,6 +55,8 @@ function requestIdFor(socket: ServerSocket): string {
 function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number): string {
   const refusal = errorFor(error, limitBytes);
   const { status, body } = (forOpenAi(error, socket) ? renderOpenAiError : renderEnvelope)(refusal);
+  // A request in flight is logged and counted with the status its client got, not as one that left.
+  if (socket._httpMessage) markAnsweredByConnection(socket._httpMessage, status);
   const json = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +

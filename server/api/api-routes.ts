@@ -17,7 +17,8 @@ import {
   VOICE_LIST_SCHEMA,
   successEnvelopeSchema,
 } from './response-schemas';
-import { SYNTHESIS_HEADERS } from './synthesis-headers';
+import { CONTENT_RANGE_HEADER, DOWNLOAD_HEADERS } from './download-headers';
+import { SYNTHESIS_HEADERS, SYNTHESIS_OPTIONAL_HEADERS } from './synthesis-headers';
 
 const json = (schema: SchemaObject, example?: unknown): ContentDescription[] => [
   { mediaType: 'application/json', schema, ...(example !== undefined && { example }) },
@@ -129,7 +130,8 @@ export const API_ROUTES = {
       schema: TTS_SYNC_SCHEMA,
       example: { model: 'espeak-ng', voice: 'en-us', text: 'Hello from the gateway.', speed: 1.2, pitch: 1.0, volume: 1.0, format: 'mp3' },
     },
-    responses: [{ ...ok('Speech synthesized', SYNTHESIS_RESULT_SCHEMA), headers: SYNTHESIS_HEADERS }],
+    responses: [{ ...ok('Speech synthesized', SYNTHESIS_RESULT_SCHEMA), headers: SYNTHESIS_HEADERS, optionalHeaders: SYNTHESIS_OPTIONAL_HEADERS }],
+    limited: true,
     // The only synthesis route that stores its audio.
     errors: [...SYNTHESIS_ERRORS, 'TTS_ERR_STORAGE_FULL'],
   },
@@ -144,7 +146,10 @@ export const API_ROUTES = {
     security: 'key',
     errorFormat: 'envelope',
     requestBody: { schema: TTS_SYNC_SCHEMA, example: { model: 'espeak-ng', voice: 'en-us', text: 'Hello from the gateway. This sentence follows.', format: 'mp3' } },
-    responses: [{ status: 200, description: 'The audio, chunked', content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), headers: SYNTHESIS_HEADERS }],
+    responses: [
+      { status: 200, description: 'The audio, chunked', content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), headers: SYNTHESIS_HEADERS, optionalHeaders: SYNTHESIS_OPTIONAL_HEADERS },
+    ],
+    limited: true,
     errors: SYNTHESIS_ERRORS,
   },
   usage: {
@@ -199,9 +204,14 @@ export const API_ROUTES = {
       { name: 'Range', in: 'header', description: 'One byte range, `bytes=0-1023`', schema: { type: 'string' } },
     ],
     responses: [
-      { status: 200, description: 'The audio', content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })) },
-      { status: 206, description: 'The requested range, with `Content-Range`', content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })) },
-      { status: 304, description: 'Not modified since the validators the client sent' },
+      { status: 200, description: 'The audio', content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), headers: DOWNLOAD_HEADERS },
+      {
+        status: 206,
+        description: 'The requested range, with `Content-Range`',
+        content: AUDIO_MEDIA_TYPES.map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })),
+        headers: { ...DOWNLOAD_HEADERS, ...CONTENT_RANGE_HEADER },
+      },
+      { status: 304, description: 'Not modified since the validators the client sent', headers: DOWNLOAD_HEADERS },
     ],
     // 503: the store failed, or did not find the file and start sending it within `storage.readTimeout`.
     errors: ['TTS_ERR_NOT_FOUND', 'TTS_ERR_RANGE_NOT_SATISFIABLE', 'TTS_ERR_UNAVAILABLE'],

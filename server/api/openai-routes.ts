@@ -3,7 +3,7 @@ import { VOICE_LIST_ERRORS } from './api-routes';
 import type { RouteDescription } from './route-description';
 import { BINARY_SCHEMA } from './response-schemas';
 import { OPENAI_MODEL_LIST_SCHEMA, OPENAI_MODEL_SCHEMA, OPENAI_VOICE_LIST_SCHEMA, SPEECH_EVENTS_SCHEMA } from './openai-schemas';
-import { SYNTHESIS_HEADERS } from './synthesis-headers';
+import { INSTRUCTIONS_HEADER, SYNTHESIS_HEADERS, SYNTHESIS_OPTIONAL_HEADERS } from './synthesis-headers';
 
 const TAG = 'OpenAI-compatible';
 
@@ -29,8 +29,10 @@ export const OPENAI_ROUTES = {
         description: 'The audio, chunked as it is made (or its events with `stream_format: sse`)',
         content: [...Object.values(OPENAI_CONTENT_TYPES).map((mediaType) => ({ mediaType, schema: BINARY_SCHEMA })), { mediaType: 'text/event-stream', schema: SPEECH_EVENTS_SCHEMA }],
         headers: SYNTHESIS_HEADERS,
+        optionalHeaders: { ...SYNTHESIS_OPTIONAL_HEADERS, ...INSTRUCTIONS_HEADER },
       },
     ],
+    limited: true,
     errors: ['TTS_ERR_MODEL_NOT_FOUND', 'TTS_ERR_VOICE_NOT_FOUND', 'TTS_ERR_UNSUPPORTED_FORMAT', 'TTS_ERR_AUDIO_TOO_LONG', 'TTS_ERR_RATE_LIMITED', 'TTS_ERR_UPSTREAM', 'TTS_ERR_UPSTREAM_AUTH', 'TTS_ERR_UPSTREAM_QUOTA', 'TTS_ERR_UPSTREAM_BAD_RESPONSE', 'TTS_ERR_UNAVAILABLE', 'TTS_ERR_TIMEOUT'],
   },
   openAiModels: {

@@ -31,6 +31,11 @@ export interface RouteDescription {
   readonly errors?: readonly ErrorCode[];
   /** Express answers HEAD on a GET route; set to document it. */
   readonly documentHead?: boolean;
+  /**
+   * Counts against `limits:` (server/middleware/synthesis-limits.ts): when limits apply, its
+   * answers from the limit check on (the 200, the 429, a later failure) carry `RateLimit-Policy` and `RateLimit`.
+   */
+  readonly limited?: boolean;
 }
 
 /**
@@ -73,7 +78,10 @@ export interface ResponseDescription {
   readonly description: string;
   /** Absent for answers without a body (304, HEAD). */
   readonly content?: readonly ContentDescription[];
+  /** Sent with every answer of this status (documented as required). */
   readonly headers?: Readonly<Record<string, HeaderDescription>>;
+  /** Sent with some answers only: a result cache in front, a model that ignores instructions. */
+  readonly optionalHeaders?: Readonly<Record<string, HeaderDescription>>;
 }
 
 export interface ContentDescription {

@@ -3,6 +3,7 @@ import type { Logger } from 'winston';
 import { accessLogFieldsOf, requestIdOf } from '../request-context';
 import { onResponseDone } from '../response-done';
 import { routePatternOf } from '../route-pattern';
+import { unfinishedAnswer } from '../unfinished-answer';
 
 const MAX_LOGGED_PATH = 200;
 const DOWNLOAD_PREFIX = '/api/v1/audio/download/';
@@ -39,7 +40,8 @@ export function accessLog(logger: Logger): RequestHandler {
         status: response.statusCode,
         latencyMs,
         ...accessLogFieldsOf(response),
-        ...(completed ? {} : { aborted: true }),
+        // `aborted`: the client left. A stream the gateway cut says why in `streamError` instead.
+        ...(completed || !unfinishedAnswer(response).clientLeft ? {} : { aborted: true }),
       });
     });
     next();

@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import { GatewayError, type ErrorCode } from '../../core';
-import { KEY_CHECK_ERRORS, type ContentDescription, type ErrorFormat, type ParameterDescription, type RouteDescription } from '../api/route-description';
+import { KEY_CHECK_ERRORS, type ContentDescription, type ErrorFormat, type HeaderDescription, type ParameterDescription, type RouteDescription } from '../api/route-description';
 import { renderEnvelope, type ErrorRendering } from '../middleware/error-handler';
 import { renderOpenAiError } from '../openai/openai-error';
 import { ERROR_ENVELOPE_SCHEMA, ERROR_EXAMPLE_MESSAGES, OPENAI_ERROR_SCHEMA } from './error-schemas';
@@ -32,7 +32,24 @@ function renderedError(code: ErrorCode, format: ErrorFormat): { status: number; 
   return { status: rendered.status, body };
 }
 
+/**
+ * Whether an answer of this code may tell the OpenAI SDKs `x-should-retry: false`: rendered with a
+ * Retry-After longer than any worth waiting, the renderer says so for every code it ever would.
+ */
+function mayRefuseRetries(code: ErrorCode, format: ErrorFormat): boolean {
+  const rendered = RENDERINGS[format](new GatewayError(code, ERROR_EXAMPLE_MESSAGES[code], { retryAfterSeconds: 86_400 }));
+  return rendered.headers?.['x-should-retry'] !== undefined;
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
+
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** The limits' headers, on the answers of a route that counts against them (when limits apply). */
+const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') };
+
+function headerObjects(headers: Readonly<Record<string, HeaderDescription>> | undefined, required: boolean): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, header]) => [name, { description: header.description, ...(required && { required }), schema: clone(header.schema) }]));
+}
 
 /** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`. */
 function openApiPath(expressPath: string): string {
@@ -71,21 +88,28 @@ function errorCodesOf(route: RouteDescription, keyed: boolean): ErrorCode[] {
 }
 
 function errorResponses(route: RouteDescription, keyed: boolean): Record<string, unknown> {
-  const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown }>();
+  const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown; refusesRetries: boolean }>();
   for (const code of errorCodesOf(route, keyed)) {
     const { status, body } = renderedError(code, route.errorFormat);
+    const refusesRetries = mayRefuseRetries(code, route.errorFormat);
     const group = byStatus.get(status);
-    if (group) group.codes.push(code);
-    else byStatus.set(status, { codes: [code], example: body });
+    if (group) {
+      group.codes.push(code);
+      group.refusesRetries ||= refusesRetries;
+    } else byStatus.set(status, { codes: [code], example: body, refusesRetries });
   }
   const responses: Record<string, unknown> = {};
-  for (const [status, { codes, example }] of [...byStatus].sort(([left], [right]) => left - right)) {
+  for (const [status, { codes, example, refusesRetries }] of [...byStatus].sort(([left], [right]) => left - right)) {
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {
-        'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+        'X-Request-Id': ref('XRequestId'),
         // 507: an account's storage quota says when its oldest file expires.
-        ...((status === 429 || status === 503 || status === 507) && { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
+        ...((status === 429 || status === 503 || status === 507) && { 'Retry-After': ref('RetryAfter') }),
+        // Set once the limits admitted or refused the request: on its 429 and on any failure after it.
+        ...(status !== 401 && route.limited && RATE_LIMIT_HEADERS),
+        ...(codes.includes('TTS_ERR_RANGE_NOT_SATISFIABLE') && { 'Content-Range': { description: '`bytes */<size>`: the size of the file', required: true, schema: { type: 'string' } } }),
+        ...(refusesRetries && { 'x-should-retry': ref('XShouldRetry') }),
       },
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } },
     };
@@ -104,8 +128,10 @@ function operation(id: string, route: RouteDescription, options: OpenApiOptions,
       {
         description: response.description,
         headers: {
-          'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
-          ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, header]) => [name, { description: header.description, schema: clone(header.schema) }])),
+          'X-Request-Id': ref('XRequestId'),
+          ...headerObjects(response.headers, true),
+          ...headerObjects(response.optionalHeaders, false),
+          ...(route.limited && RATE_LIMIT_HEADERS),
         },
         ...(response.content && !head && { content: content(response.content) }),
       },
@@ -159,8 +185,15 @@ export function buildOpenApiDocument(routes: Readonly<Record<string, RouteDescri
       },
       schemas,
       headers: {
-        XRequestId: { description: "The request's id: the client's own `X-Request-Id` when it is sane, else a UUID", schema: { type: 'string' } },
-        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+        XRequestId: { description: "The request's id: the client's own `X-Request-Id` when it is sane, else a UUID", required: true, schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
+        RateLimitPolicy: {
+          description: 'When limits apply: each limit as `"<name>";q=<quota>;w=<window seconds>` (`qu="characters"` for the daily characters)',
+          schema: { type: 'string' },
+          example: '"account-minute";q=60;w=60, "account-day";q=200000;qu="characters";w=86400',
+        },
+        RateLimit: { description: 'When limits apply: what is left of each, `"<name>";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string' }, example: '"account-minute";r=59;t=60' },
+        XShouldRetry: { description: 'What the official OpenAI SDKs obey: `false` when another attempt cannot change the answer soon', schema: { const: 'false' } },
       },
     },
   };

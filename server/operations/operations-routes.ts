@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import { GatewayError } from '../../core';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
-import { checkReadiness, type ReadinessProbes } from './readiness';
+import { checkReadiness, joinPendingChecks, type ReadinessProbes } from './readiness';
 
 export interface OperationsRoutesOptions {
   readonly readiness: ReadinessProbes;
@@ -23,7 +23,8 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 
 /** Handlers of the operator's endpoints: liveness, readiness and Prometheus metrics. */
 export function createOperationsRoutes(options: OperationsRoutesOptions) {
-  const { readiness, metrics, metricsToken, logger } = options;
+  const { metrics, metricsToken, logger } = options;
+  const readiness = joinPendingChecks(options.readiness);
   return {
     liveness(request: Request, response: Response): void {
       response.setHeader('Cache-Control', 'no-store');

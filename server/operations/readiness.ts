@@ -47,6 +47,31 @@ async function runProbe(probe: () => Promise<void>): Promise<CheckResult & { cau
 }
 
 /**
+ * One check at a time per part: a readiness request that comes while the last one's check is
+ * still pending waits on that check instead of starting another. A check that hangs (a network
+ * mount, a database that stopped answering) holds what it started, on a folder a thread of
+ * libuv's pool of four that DNS lookups and password hashing share; a probe every few seconds
+ * would otherwise pile them up until the whole gateway waits.
+ */
+export function joinPendingChecks(probes: ReadinessProbes): ReadinessProbes {
+  return { ...probes, database: joinWhilePending(() => probes.database()), audioStore: joinWhilePending(() => probes.audioStore()) };
+}
+
+function joinWhilePending(check: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => {
+    if (pending) return pending;
+    const started = (async () => check())();
+    pending = started;
+    const clear = (): void => {
+      if (pending === started) pending = undefined;
+    };
+    started.then(clear, clear);
+    return started;
+  };
+}
+
+/**
  * Ready when the database answers, the audio folder takes a file, the providers' warm-ups are
  * over, at least one provider is ready and no stop has begun. One provider down leaves the gateway ready: the others serve.
  */

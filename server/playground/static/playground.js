@@ -59,19 +59,46 @@
     } catch (ignored) { /* storage disabled */ }
   }
 
-  /** The message of an error answer: OpenAI's `error.message` (/v1) or the envelope's `message` (/api/v1). */
+  /** The message of an error answer: OpenAI's `error.message` (/v1) or the envelope's `message` (/api/v1), with when to retry. */
   async function errorMessage(response) {
-    var fallback = 'The gateway answered ' + response.status + ' ' + response.statusText;
+    var message = 'The gateway answered ' + response.status + ' ' + response.statusText;
     try {
       var body = await response.json();
-      if (body && body.error && typeof body.error.message === 'string') return body.error.message;
-      if (body && typeof body.message === 'string') return body.message;
-    } catch (ignored) { /* not JSON */ }
-    return fallback;
+      if (body && body.error && typeof body.error.message === 'string') message = body.error.message;
+      else if (body && typeof body.message === 'string') message = body.message;
+    } catch (ignored) { /* not JSON (a proxy's page): the status says it */ }
+    var retryAfter = response.headers.get('Retry-After');
+    if (retryAfter && /^\d+$/.test(retryAfter) && !/retry after/i.test(message)) message += ' (retry after ' + retryAfter + ' s)';
+    return message;
+  }
+
+  // fetch() rejects with the browser's bare "Failed to fetch" when no answer came at all: say what that means.
+  async function callGateway(path, options) {
+    try {
+      return await fetch(path, options);
+    } catch (error) {
+      throw new Error('Could not reach the gateway: the network failed or the gateway is down. Check the connection and try again.');
+    }
+  }
+
+  // A body that breaks off after the answer began (the synthesis failed midway, the connection dropped)
+  // rejects with the browser's bare "network error": say that the audio is incomplete, and which request it was.
+  function brokenStream(response, pieces) {
+    var bytes = pieces.reduce(function (total, piece) { return total + piece.byteLength; }, 0);
+    var id = response.headers.get('X-Request-Id');
+    return new Error('The audio broke off after ' + bytes.toLocaleString('en-US') + ' bytes: the synthesis failed midway or the connection dropped, so it is incomplete.' + (id ? ' Request id: ' + id + '.' : ''));
+  }
+
+  async function readPiece(reader, response, pieces) {
+    try {
+      return await reader.read();
+    } catch (error) {
+      throw brokenStream(response, pieces);
+    }
   }
 
   async function getJson(path) {
-    var response = await fetch(path, { headers: { Authorization: 'Bearer ' + apiKey() } });
+    var response = await callGateway(path, { headers: { Authorization: 'Bearer ' + apiKey() } });
     if (!response.ok) throw new Error(await errorMessage(response));
     return response.json();
   }
@@ -139,7 +166,7 @@
     var password = element('account-password');
     if (!email.reportValidity() || !password.reportValidity()) return;
     try {
-      var response = await fetch('api/v1/auth/' + action, {
+      var response = await callGateway('api/v1/auth/' + action, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: email.value, password: password.value }),
@@ -188,23 +215,27 @@
   }
 
   /** mp3 plays while it arrives: each piece of the body is appended to a MediaSource buffer. */
-  async function playStreaming(reader, pieces) {
+  async function playStreaming(reader, response, pieces) {
     var source = new MediaSource();
     player.src = objectUrl(source);
     await new Promise(function (resolve) { source.addEventListener('sourceopen', resolve, { once: true }); });
     var buffer = source.addSourceBuffer('audio/mpeg');
     var started = false;
-    for (var next = await reader.read(); !next.done; next = await reader.read()) {
-      pieces.push(next.value);
-      buffer.appendBuffer(next.value);
-      await waitForUpdate(buffer);
-      if (!started) { started = true; startPlaying(); }
+    try {
+      for (var next = await readPiece(reader, response, pieces); !next.done; next = await readPiece(reader, response, pieces)) {
+        pieces.push(next.value);
+        buffer.appendBuffer(next.value);
+        await waitForUpdate(buffer);
+        if (!started) { started = true; startPlaying(); }
+      }
+    } finally {
+      // Ended on a failure too: what arrived plays to its end instead of the player waiting for more.
+      if (source.readyState === 'open' && !buffer.updating) source.endOfStream();
     }
-    if (source.readyState === 'open') source.endOfStream();
   }
 
-  async function readAll(reader, pieces) {
-    for (var next = await reader.read(); !next.done; next = await reader.read()) pieces.push(next.value);
+  async function readAll(reader, response, pieces) {
+    for (var next = await readPiece(reader, response, pieces); !next.done; next = await readPiece(reader, response, pieces)) pieces.push(next.value);
   }
 
   async function speak(event) {
@@ -227,7 +258,7 @@
     speakButton.disabled = true;
     showStatus('Speaking...');
     try {
-      var response = await fetch('v1/audio/speech', {
+      var response = await callGateway('v1/audio/speech', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + apiKey() },
         body: JSON.stringify(body),
@@ -237,8 +268,8 @@
       var reader = response.body.getReader();
       var pieces = [];
       var streams = format === 'mp3' && typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported('audio/mpeg');
-      if (streams) await playStreaming(reader, pieces);
-      else await readAll(reader, pieces);
+      if (streams) await playStreaming(reader, response, pieces);
+      else await readAll(reader, response, pieces);
       var blob = new Blob(pieces, { type: MEDIA_TYPES[format] });
       if (!streams && format !== 'pcm') { player.src = objectUrl(blob); startPlaying(); }
       downloadLink.href = objectUrl(blob);
