@@ -55,9 +55,14 @@ export async function sendAudioStream(response: Response, stream: SynthesisStrea
   }
 }
 
-/** Logs a failure after the answer began and cuts the connection. */
+/**
+ * Logs a failure after the answer began and cuts the connection, once what was written has gone
+ * out: the writes of this pass are corked (writeWithBackpressure), and a destroy drops corked
+ * data, so a failure right after the first piece reached the client as no answer at all.
+ */
 export function failMidStream(response: Response, error: unknown, logger: Logger): void {
   logMidStreamFailure(response, error, logger);
+  while (response.writableCorked > 0) response.uncork();
   response.destroy();
 }
 
