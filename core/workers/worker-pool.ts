@@ -259,7 +259,10 @@ export class WorkerPool<Task, Result> {
     const old = this.slots[index];
     clearTimeout(old.idleTimer);
     void worker.terminate();
-    this.slots[index] = nextGeneration(old, this.spawn(index));
+    // A worker lost before it ran anything failed to start (no file descriptor left, a broken
+    // build): its replacement waits for work, which starts it, instead of failing in a loop.
+    const ranWork = old.current !== undefined || old.kindsRun.size > 0;
+    this.slots[index] = nextGeneration(old, ranWork ? this.spawn(index) : undefined);
     if (old.current) {
       old.current.detach();
       old.current.reject(runningTaskError ?? gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));
