@@ -29,6 +29,13 @@ export interface WorkerPoolOptions {
    */
   readonly idleMs?: number;
   /**
+   * With `idleMs`: a worker left without work while another runs, or after a burst (a worker
+   * started while another ran, until none runs), stops after this instead. Absent: `idleMs`.
+   */
+  readonly surplusIdleMs?: number;
+  /** No worker runs until a task needs one (another starts only while every running one is busy). Default: all start with the pool. */
+  readonly startOnDemand?: boolean;
+  /**
    * Share of the time left before a task's deadline that the task may use here, waiting
    * included (default 1). Less leaves time for the stages after it: a task that would finish
    * later is refused at once.

@@ -43,7 +43,7 @@ export class WorkerPool<Task, Result> {
 
   constructor(private readonly options: WorkerPoolOptions) {
     const size = Math.max(1, options.size ?? availableParallelism());
-    for (let index = 0; index < size; index += 1) this.slots.push({ worker: this.spawn(index), generation: 0, pins: 0, wasmBytes: 0, kindsRun: new Set() });
+    for (let index = 0; index < size; index += 1) this.slots.push({ worker: options.startOnDemand ? undefined : this.spawn(index), generation: 0, pins: 0, wasmBytes: 0, kindsRun: new Set() });
     this.rates = options.rates ?? new WorkRates(options.initialMsPerUnit);
     const admissionSettings = { name: options.name, maxQueued: options.maxQueued ?? size * DEFAULT_MAX_QUEUED_PER_WORKER, admissionShare: options.admissionShare ?? 1 };
     this.admission = new Admission(admissionSettings, this.slots, this.queue, this.reservations);
@@ -63,6 +63,16 @@ export class WorkerPool<Task, Result> {
 
   get size(): number {
     return this.slots.length;
+  }
+
+  /** Workers running now, busy or idle (the others are stopped until work needs them). */
+  get runningWorkers(): number {
+    return this.slots.filter((slot) => slot.worker !== undefined).length;
+  }
+
+  /** Stops every worker without a task or pin now; the next task starts one again. */
+  async stopIdle(): Promise<void> {
+    await Promise.all(this.slots.map((_slot, index) => this.retirement.stopIfIdle(index)));
   }
 
   stats(): WorkerPoolStats {
@@ -212,7 +222,10 @@ export class WorkerPool<Task, Result> {
         next.startedAt = Date.now();
         slot.current = next;
         clearTimeout(slot.idleTimer);
-        slot.worker ??= this.spawn(index);
+        if (!slot.worker) {
+          slot.worker = this.spawn(index);
+          this.retirement.started(index);
+        }
         slot.worker.ref();
         slot.worker.postMessage(payload.message, payload.transfer as TransferListItem[]);
       }
@@ -246,7 +259,10 @@ export class WorkerPool<Task, Result> {
     const old = this.slots[index];
     clearTimeout(old.idleTimer);
     void worker.terminate();
-    this.slots[index] = nextGeneration(old, this.spawn(index));
+    // A worker lost before it ran anything failed to start (no file descriptor left, a broken
+    // build): its replacement waits for work, which starts it, instead of failing in a loop.
+    const ranWork = old.current !== undefined || old.kindsRun.size > 0;
+    this.slots[index] = nextGeneration(old, ranWork ? this.spawn(index) : undefined);
     if (old.current) {
       old.current.detach();
       old.current.reject(runningTaskError ?? gatewayError('TTS_ERR_INTERNAL', { problem: `${this.options.name} worker crashed` }, { cause: error }));

@@ -6,6 +6,8 @@ export interface RetirementSettings {
   readonly recycleAboveBytes?: number;
   /** Stop a worker left without task or pin this long. Absent: workers run until the pool closes. */
   readonly idleMs?: number;
+  /** Stop a worker without work after this instead while another runs, or after a burst. Absent: `idleMs`. */
+  readonly surplusIdleMs?: number;
 }
 
 /** What retirement needs of its pool. */
@@ -26,6 +28,8 @@ export interface RetirementHost {
 export class WorkerRetirement {
   private recycledCount = 0;
   private stoppedIdleCount = 0;
+  /** A worker was started while another ran, and some have run since: each goes after `surplusIdleMs`. */
+  private afterBurst = false;
 
   constructor(
     private readonly slots: WorkerSlot[],
@@ -43,26 +47,43 @@ export class WorkerRetirement {
     return this.stoppedIdleCount;
   }
 
+  /** A stopped slot's worker was started for work: beside a running one, that makes a burst. */
+  started(index: number): void {
+    if (this.othersRun(index)) this.afterBurst = true;
+  }
+
   /** A worker finished a task or lost a pin: replace it if it grew, and arm its idle stop. */
   afterWork(index: number): void {
     this.recycleIfIdle(index);
     const slot = this.slots[index];
-    const idleMs = this.settings.idleMs;
+    const idleMs = this.idleWaitMs(index);
     if (this.host.isClosed() || idleMs === undefined || !isIdle(slot)) return;
     clearTimeout(slot.idleTimer);
-    slot.idleTimer = setTimeout(() => this.stopIfIdle(index), idleMs);
+    slot.idleTimer = setTimeout(() => void this.stopIfIdle(index), idleMs);
     slot.idleTimer.unref();
   }
 
   /** Stops a worker still without a task or pin; the next task for its slot starts a new one. */
-  private stopIfIdle(index: number): void {
+  async stopIfIdle(index: number): Promise<void> {
     const slot = this.slots[index];
     if (this.host.isClosed() || !isIdle(slot)) return;
     const old = slot.worker;
     // Emptied first, so its exit is not taken for a crash.
     this.slots[index] = nextGeneration(slot);
     this.stoppedIdleCount += 1;
-    void old?.terminate();
+    if (!this.slots.some((other) => other.worker !== undefined)) this.afterBurst = false;
+    await old?.terminate();
+  }
+
+  /** The surplus wait beside running workers or after a burst; the full one for the worker of steady use. */
+  private idleWaitMs(index: number): number | undefined {
+    const { idleMs, surplusIdleMs } = this.settings;
+    if (idleMs === undefined || surplusIdleMs === undefined) return idleMs;
+    return this.afterBurst || this.othersRun(index) ? Math.min(surplusIdleMs, idleMs) : idleMs;
+  }
+
+  private othersRun(index: number): boolean {
+    return this.slots.some((slot, other) => other !== index && slot.worker !== undefined);
   }
 
   /** Replaces an idle worker without pins whose memory grew past the threshold. */

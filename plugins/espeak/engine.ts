@@ -134,10 +134,16 @@ export class EspeakEngine {
 
 /**
  * This build parses SSML: plain text such as `<break time="600s"/>` or `x <y> z` would be taken
- * as markup (silence for minutes, words dropped). Escaped, it is read as written.
+ * as markup (silence for minutes, words dropped). Escaped, it is read as written. Control
+ * characters other than tab and line breaks become spaces: U+0001 starts an eSpeak embedded
+ * command (`\u0001100H` turns echo on in the engine, for every later request of its thread too),
+ * a NUL ends the text there, a backspace drops what precedes it.
  */
+const MARKUP_OR_CONTROL = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+const REPLACEMENTS: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
 function escapeMarkup(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(MARKUP_OR_CONTROL, (character) => REPLACEMENTS[character] ?? ' ');
 }
 
 /** Scales in place, clamping to the 16-bit range. */

@@ -5,9 +5,12 @@
  * time) went before; the one thread of light, steady use is kept for `idleMs`, so its requests
  * find an engine ready. Each thread holds its own engine (about 25 MB, and its own 24 MB copy of
  * the voice data), so a quiet gateway holds none, and memory taken by a burst comes back soon after it.
+ * Tasks that find every thread busy wait in one queue, for whichever thread comes free first: a
+ * task handed to one thread ahead of time could wait behind a long (or stuck) synthesis while
+ * another thread sat idle.
  */
 import type { TransferListItem } from 'node:worker_threads';
-import { gatewayError, WorkerPool, WorkRates, type RunOptions, type WorkerPoolOptions } from '../../core';
+import { WorkerPool, type RunOptions, type WorkerPoolOptions } from '../../core';
 
 export interface GrowingWorkerPoolOptions {
   /** Absolute path of the compiled worker script. */
@@ -19,30 +22,25 @@ export interface GrowingWorkerPoolOptions {
   readonly surplusIdleMs?: number;
   /** Used in thread names and errors. */
   readonly name: string;
-  /** Each thread's admission and recycling (its queue bound is per thread); rates are learned across threads. */
-  readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'rates' | 'workerData'>;
-}
-
-interface Thread<Task, Result> {
-  readonly pool: WorkerPool<Task, Result>;
-  /** Tasks given to it and not settled yet. */
-  running: number;
-  /** When it last became idle (Unix milliseconds). */
-  idleSince: number;
-  idleTimer?: NodeJS.Timeout;
+  /** The threads' admission and recycling (`maxQueued` counts per thread). */
+  readonly threads?: Omit<WorkerPoolOptions, 'script' | 'size' | 'name' | 'workerData' | 'idleMs' | 'surplusIdleMs' | 'startOnDemand'>;
 }
 
 export class GrowingWorkerPool<Task, Result> {
-  private readonly threads: Thread<Task, Result>[] = [];
-  private startedCount = 0;
-  /** More than one thread ran since the pool last had none: the last one goes after `surplusIdleMs` too. */
-  private afterBurst = false;
-  private closed = false;
-  /** What the threads have measured, shared, so a thread started later estimates like the others. */
-  private readonly rates: WorkRates;
+  private readonly pool: WorkerPool<Task, Result>;
 
   constructor(private readonly options: GrowingWorkerPoolOptions) {
-    this.rates = new WorkRates(options.threads?.initialMsPerUnit);
+    const queuedPerThread = options.threads?.maxQueued;
+    this.pool = new WorkerPool<Task, Result>({
+      ...options.threads,
+      script: options.script,
+      size: options.maxWorkers,
+      name: options.name,
+      startOnDemand: true,
+      idleMs: options.idleMs,
+      surplusIdleMs: options.surplusIdleMs ?? options.idleMs,
+      ...(queuedPerThread !== undefined && { maxQueued: queuedPerThread * options.maxWorkers }),
+    });
   }
 
   get maxWorkers(): number {
@@ -51,82 +49,20 @@ export class GrowingWorkerPool<Task, Result> {
 
   /** Threads running now (busy or idle). */
   get running(): number {
-    return this.threads.length;
+    return this.pool.runningWorkers;
   }
 
-  /** Runs on an idle thread, a new one, or the least busy; `options` as WorkerPool.run (deadline, cost). */
-  async run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
-    if (this.closed) throw gatewayError('TTS_ERR_UNAVAILABLE', { provider: `The ${this.options.name} pool`, reason: 'it is closed' });
-    const thread = this.pick();
-    clearTimeout(thread.idleTimer);
-    thread.running += 1;
-    try {
-      return await thread.pool.run(task, transfer, signal, options);
-    } finally {
-      thread.running -= 1;
-      if (thread.running === 0 && !this.closed) {
-        thread.idleSince = Date.now();
-        this.scheduleStop(thread);
-      }
-    }
+  /** Runs on an idle thread, a new one, or the first to come free; `options` as WorkerPool.run (deadline, cost). */
+  run(task: Task, transfer: readonly TransferListItem[] = [], signal?: AbortSignal, options: RunOptions = {}): Promise<Result> {
+    return this.pool.run(task, transfer, signal, options);
   }
 
   /** Stops every thread without a task now. */
-  async stopIdle(): Promise<void> {
-    await Promise.all(this.threads.filter((thread) => thread.running === 0).map((thread) => this.stopIfIdle(thread)));
+  stopIdle(): Promise<void> {
+    return this.pool.stopIdle();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    const threads = this.threads.splice(0);
-    for (const thread of threads) clearTimeout(thread.idleTimer);
-    await Promise.all(threads.map((thread) => thread.pool.close()));
-  }
-
-  /** An idle thread, else a new one while below the maximum, else the least busy. */
-  private pick(): Thread<Task, Result> {
-    const idle = this.threads.find((thread) => thread.running === 0);
-    if (idle) return idle;
-    if (this.threads.length < this.options.maxWorkers) return this.start();
-    return this.threads.reduce((least, thread) => (thread.running < least.running ? thread : least));
-  }
-
-  private start(): Thread<Task, Result> {
-    // A WorkerPool of one thread: it replaces the thread if it crashes and queues its tasks.
-    const name = `${this.options.name}-${this.startedCount}`;
-    this.startedCount += 1;
-    if (this.threads.length > 0) this.afterBurst = true;
-    const pool = new WorkerPool<Task, Result>({ ...this.options.threads, script: this.options.script, size: 1, name, rates: this.rates });
-    const thread: Thread<Task, Result> = { pool, running: 0, idleSince: Date.now() };
-    this.threads.push(thread);
-    return thread;
-  }
-
-  /** Arms the idle timer: the surplus wait while other threads run, the full one for the last. */
-  private scheduleStop(thread: Thread<Task, Result>): void {
-    clearTimeout(thread.idleTimer);
-    const wait = this.threads.length > 1 || this.afterBurst ? Math.min(this.options.surplusIdleMs ?? this.options.idleMs, this.options.idleMs) : this.options.idleMs;
-    thread.idleTimer = setTimeout(() => void this.retireIfIdle(thread), Math.max(0, wait - (Date.now() - thread.idleSince)));
-    thread.idleTimer.unref();
-  }
-
-  /** Stops an idle thread whose wait is over; the last one of steady use waits out the full `idleMs`. */
-  private async retireIfIdle(thread: Thread<Task, Result>): Promise<void> {
-    if (thread.running > 0 || !this.threads.includes(thread)) return;
-    if (this.threads.length === 1 && !this.afterBurst && Date.now() - thread.idleSince < this.options.idleMs) {
-      this.scheduleStop(thread);
-      return;
-    }
-    await this.stopIfIdle(thread);
-  }
-
-  private async stopIfIdle(thread: Thread<Task, Result>): Promise<void> {
-    const index = this.threads.indexOf(thread);
-    if (index < 0 || thread.running > 0) return;
-    clearTimeout(thread.idleTimer);
-    // Out of the list first, so that no new task picks it while it stops.
-    this.threads.splice(index, 1);
-    if (this.threads.length === 0) this.afterBurst = false;
-    await thread.pool.close();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

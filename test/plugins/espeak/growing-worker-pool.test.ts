@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { GrowingWorkerPool } from '../../../plugins/espeak/growing-worker-pool';
 import { EspeakSynthesisClient } from '../../../plugins/espeak/client';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
+import { SCRIPT as TEST_WORKER } from '../../core/workers/worker-pool-test-helpers';
+import type { TestTask } from '../../core/workers/test-worker';
 
 const SCRIPT = join(__dirname, 'sleepy-worker.js');
 
@@ -75,6 +77,24 @@ describe('espeak GrowingWorkerPool', () => {
     expect(pool.running).to.equal(1);
     expect(longDone).to.equal(false);
     expect(await long).to.not.equal(idleThread);
+  });
+
+  it('gives a waiting task to the first thread that comes free, never leaving it behind a held one', async () => {
+    const holding = new GrowingWorkerPool<TestTask, number>({ script: TEST_WORKER, maxWorkers: 2, idleMs: 60_000, name: 'test' });
+    const flag = new SharedArrayBuffer(4);
+    try {
+      // One thread held (a long or stuck synthesis), the other busy a moment: the third task waits.
+      const held = holding.run({ kind: 'block', flag });
+      const quick = holding.run({ kind: 'thread' });
+      const waiting = holding.run({ kind: 'thread' });
+      // Answered by the thread that came free while the other is still held (it hung here before).
+      expect(await waiting).to.equal(await quick);
+      Atomics.store(new Int32Array(flag), 0, 1);
+      Atomics.notify(new Int32Array(flag), 0);
+      await held;
+    } finally {
+      await holding.close();
+    }
   });
 
   it('refuses tasks once closed', async () => {
