@@ -20,10 +20,9 @@ const SYNTHESIS_TIMEOUT_MS = 3_000;
 const BOUND_MS = SYNTHESIS_TIMEOUT_MS + 5_000;
 
 /** Answers the request, or a note that it went on past BOUND_MS. */
-async function answerWithin(pending: PromiseLike<Response>): Promise<{ response?: Response; elapsedMs: number }> {
-  const started = Date.now();
+async function answerWithin(pending: PromiseLike<Response>): Promise<{ response?: Response }> {
   const response = await Promise.race([Promise.resolve(pending), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOUND_MS).unref())]);
-  return { response, elapsedMs: Date.now() - started };
+  return { response };
 }
 
 /**
@@ -101,12 +100,11 @@ describe('e2e: result-cache hits when S3 reads fail', function () {
     await cached('A read that will stall.');
     const callsBefore = providerCalls;
     proxy.reads = 'stall';
-    const { response, elapsedMs } = await answerWithin(synthesize('A read that will stall.'));
+    const { response } = await answerWithin(synthesize('A read that will stall.'));
     expect(response, `an answer within ${BOUND_MS} ms`).to.not.equal(undefined);
     expect(response!.status).to.equal(200);
     expect(response!.headers['x-tts-cache']).to.equal('miss');
     expect(providerCalls).to.equal(callsBefore + 1);
-    expect(elapsedMs).to.be.below(BOUND_MS);
     expect(proxy.readsFaulted).to.be.at.least(1);
     await eventually(() => void expect(proxy.stalledReadsClosed).to.equal(proxy.readsFaulted), 200);
   });
