@@ -72,10 +72,9 @@ describe('e2e: downloads when S3 reads stall', function () {
     expect((await download()).status).to.equal(200);
     proxy.reads = 'stall';
     const faultedBefore = proxy.readsFaulted;
-    const started = Date.now();
     const response = await answerWithin(download());
     expect(response, `an answer within ${BOUND_MS} ms`).to.not.equal(undefined);
-    expect(Date.now() - started).to.be.at.least(900);
+    // That it was the deadline (not an early failure) shows in the reason, never in a timing.
     expect(response!.status).to.equal(503);
     expect(response!.headers['retry-after']).to.equal('1');
     const body = JSON.parse(Buffer.from(response!.body as Buffer).toString()) as { message: string };
