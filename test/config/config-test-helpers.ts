@@ -40,11 +40,12 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 /** Loads `yaml` as the working directory's config file, with no variables and no arguments. */
-export async function loadYaml(yaml: string): Promise<Awaited<ReturnType<typeof loadConfig>>> {
+/** Loads `yaml` as the folder's config file, with `env` as the whole environment. */
+export async function loadYaml(yaml: string, env: Record<string, string> = {}): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const directory = new TempDirectory();
   try {
     directory.write('tts-gateway.config.yaml', yaml);
-    return await loadConfig({ argv: [], env: {}, cwd: directory.path });
+    return await loadConfig({ argv: [], env, cwd: directory.path });
   } finally {
     directory.remove();
   }

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { GatewayError } from '../../core';
-import { appliedPlan } from '../support/applied-plan';
 import { eventually } from '../support/eventually';
+import { fakeStream } from './support/failing-stream';
 import { buildTestApp, type TestApp } from './support/test-app';
 
 /** The daily characters these apps allow: one 25-character request fits, two do not. */
@@ -43,21 +43,14 @@ describe('server limits: the characters of a stream its client leaves', function
       stream: async (synthesisRequest) => {
         const plan = PLANS[synthesisRequest.text[0]];
         streamsStarted += 1;
-        return {
-          format: synthesisRequest.format,
-          applied: appliedPlan(),
-          provider: 'fake',
-          servedBy: 'm/v',
-          instructionsIgnored: false,
-          progress: { bytes: 0 },
-          chunks: (async function* () {
-            if (plan === 'wait-before-any-piece') await released;
-            yield Buffer.from('first audio');
-            if (plan === 'first-piece-then-fail') await brokenOff;
-            if (plan === 'first-piece-then-fail') throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
-            if (plan === 'first-piece-then-wait') await released;
-          })(),
-        };
+        async function* chunks() {
+          if (plan === 'wait-before-any-piece') await released;
+          yield Buffer.from('first audio');
+          if (plan === 'first-piece-then-fail') await brokenOff;
+          if (plan === 'first-piece-then-fail') throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
+          if (plan === 'first-piece-then-wait') await released;
+        }
+        return fakeStream(synthesisRequest, chunks());
       },
     });
     ({ apiKey } = await testApp.register());

@@ -1,13 +1,10 @@
 import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { GatewayError } from '../../../core';
-import { appliedPlan } from '../../support/applied-plan';
 import { createGatewayServer } from '../../../server/gateway-server';
 import { buildTestApp, type TestApp } from '../support/test-app';
+import { failingAfterFirstPiece, FIRST_PIECE } from '../support/failing-stream';
 import { testServerConfig } from '../support/server-config';
-
-const FIRST_PIECE = Buffer.from('the first piece of audio');
 
 /** What a raw client saw of a stream: its status and the bytes that came, and how the body ended. */
 interface SeenStream {
@@ -27,20 +24,7 @@ describe('server streams: a failure right after the first piece', function () {
   let server: Server;
 
   before(async () => {
-    testApp = await buildTestApp({
-      stream: async (synthesisRequest) => ({
-        format: synthesisRequest.format,
-        applied: appliedPlan(),
-        provider: 'fake',
-        servedBy: 'm/v',
-        instructionsIgnored: false,
-        progress: { bytes: FIRST_PIECE.length },
-        chunks: (async function* () {
-          yield FIRST_PIECE;
-          throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
-        })(),
-      }),
-    });
+    testApp = await buildTestApp({ stream: failingAfterFirstPiece });
     server = createGatewayServer(testApp.app, testServerConfig());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });

@@ -1,13 +1,20 @@
 import { appliedPlan } from '../../support/applied-plan';
-import { GatewayError, type SynthesisStream } from '../../../core';
+import { GatewayError, type SynthesisRequest, type SynthesisStream } from '../../../core';
 import type { StreamFunction } from '../../../server/app-dependencies';
 
-/** A stream that sends one piece, then fails as a provider that broke off. */
+/** A provider stream of the request's format, as a fake provider `m/v` serves it, with these pieces. */
+export function fakeStream(synthesisRequest: SynthesisRequest, chunks: AsyncIterable<Uint8Array>, bytes = 0): SynthesisStream {
+  return { format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes }, chunks };
+}
+
+/** The piece `failingAfterFirstPiece` sends before it fails. */
+export const FIRST_PIECE = Buffer.from('first piece');
+
+/** A stream that sends one piece, then fails as a provider that broke off (in the same pass). */
 export const failingAfterFirstPiece: StreamFunction = async (synthesisRequest) => {
   async function* chunks() {
-    yield Buffer.from('first piece');
+    yield FIRST_PIECE;
     throw new GatewayError('TTS_ERR_UPSTREAM', 'the provider broke off');
   }
-  const stream: SynthesisStream = { format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false, progress: { bytes: 11 }, chunks: chunks() };
-  return stream;
+  return fakeStream(synthesisRequest, chunks(), FIRST_PIECE.length);
 };
