@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { failingAfterFirstPiece } from './support/failing-stream';
+import { failingAfterFirstPiece, postStreamToItsEnd } from './support/failing-stream';
 import { buildTestApp, type TestApp, type TestAppOptions } from './support/test-app';
 
 const SPEECH = { model: 'tts-1', input: 'Hello world', voice: 'alloy' };
@@ -28,14 +28,7 @@ describe('server /v1/audio/speech: a stream that fails after it began', () => {
       () => undefined,
     );
     await speech({ ...SPEECH, stream_format: 'sse' }).expect(200);
-    await request(testApp.app)
-      .post('/api/v1/common/tts-stream')
-      .set('X-API-Key', apiKey)
-      .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
-      .then(
-        () => undefined,
-        () => undefined,
-      );
+    await postStreamToItsEnd(testApp.app, apiKey);
     expect(failures).to.deep.equal(['tts-1', 'tts-1', 'espeak-ng']);
   });
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { eventually } from '../../support/eventually';
-import { failingAfterFirstPiece } from '../support/failing-stream';
+import { failingAfterFirstPiece, postStreamToItsEnd } from '../support/failing-stream';
 import { buildTestApp, type TestApp } from '../support/test-app';
 import { sample } from '../../support/metric-sample';
 
@@ -12,14 +11,7 @@ describe('server GET /metrics: a stream the gateway cut because its synthesis fa
   it('is not counted as a client that left (499): the failure is the server side\'s', async () => {
     testApp = await buildTestApp({ stream: failingAfterFirstPiece });
     const { apiKey } = await testApp.register();
-    await request(testApp.app)
-      .post('/api/v1/common/tts-stream')
-      .set('X-API-Key', apiKey)
-      .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
-      .then(
-        () => undefined,
-        () => undefined,
-      );
+    await postStreamToItsEnd(testApp.app, apiKey);
     const route = { method: 'POST', route: '/api/v1/common/tts-stream' };
     await eventually(async () => {
       const exposition = (await testApp.metrics.exposition()).body;

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createGatewayServer } from '../../../server/gateway-server';
 import { eventually } from '../../support/eventually';
 import { sample } from '../../support/metric-sample';
-import { failingAfterFirstPiece } from '../support/failing-stream';
+import { failingAfterFirstPiece, postStreamToItsEnd } from '../support/failing-stream';
 import { testServerConfig } from '../support/server-config';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
@@ -53,14 +53,7 @@ describe('server access log and metrics: answers that did not complete', functio
   it("a stream the gateway cut because its synthesis failed is not logged as aborted (the client did not leave)", async () => {
     testApp = await buildTestApp({ stream: failingAfterFirstPiece });
     const { apiKey } = await testApp.register();
-    await request(testApp.app)
-      .post('/api/v1/common/tts-stream')
-      .set('X-API-Key', apiKey)
-      .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
-      .then(
-        () => undefined,
-        () => undefined,
-      );
+    await postStreamToItsEnd(testApp.app, apiKey);
     const streamLine = () => accessLines(testApp).find((entry) => entry.route === '/api/v1/common/tts-stream');
     await eventually(() => void expect(streamLine()).to.not.equal(undefined));
     expect(streamLine()).to.include({ streamError: 'TTS_ERR_UPSTREAM' });

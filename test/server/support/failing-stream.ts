@@ -1,3 +1,5 @@
+import request from 'supertest';
+import type { Application } from 'express';
 import { appliedPlan } from '../../support/applied-plan';
 import { GatewayError, type SynthesisRequest, type SynthesisStream } from '../../../core';
 import type { StreamFunction } from '../../../server/app-dependencies';
@@ -18,3 +20,15 @@ export const failingAfterFirstPiece: StreamFunction = async (synthesisRequest) =
   }
   return fakeStream(synthesisRequest, chunks(), FIRST_PIECE.length);
 };
+
+/** Posts a tts-stream and waits for its end, whichever way it ends (with `failingAfterFirstPiece`, a broken transfer). */
+export async function postStreamToItsEnd(app: Application, apiKey: string): Promise<void> {
+  await request(app)
+    .post('/api/v1/common/tts-stream')
+    .set('X-API-Key', apiKey)
+    .send({ model: 'espeak-ng', text: 'Hello world', voice: 'en-us' })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+}
