@@ -6,6 +6,15 @@ const ROUTE_OWNER = 'tts-gateway';
 
 const compareText = (left: string, right: string): number => (left < right ? -1 : left > right ? 1 : 0);
 const byOwnerThenName = (left: ModelEntry, right: ModelEntry): number => compareText(left.ownedBy, right.ownedBy) || compareText(left.id, right.id);
+const sameNames = (left: readonly string[], right: readonly string[]): boolean => left.length === right.length && left.every((name, index) => name === right[index]);
+
+/** The lists as last merged, and what they were merged from. */
+interface MergedLists {
+  readonly models: readonly string[];
+  readonly routes: readonly string[];
+  readonly entries: readonly ModelEntry[];
+  readonly ids: readonly string[];
+}
 
 /**
  * The model and voice lists every route shows: the catalog's models and the routes and aliases
@@ -13,17 +22,22 @@ const byOwnerThenName = (left: ModelEntry, right: ModelEntry): number => compare
  * owner, `tts-gateway`, among the providers' instance ids.
  */
 export function modelLists(catalog: Catalog, router: ModelRouter) {
-  const entries = (routes: readonly string[]): ModelEntry[] => {
-    const models = catalog.listModels().map((id): ModelEntry => ({ id, ownedBy: catalog.resolve(id).instance.instanceId }));
-    // The catalog's models come sorted already; with no route or alias, nothing is to merge.
-    if (routes.length === 0) return models;
-    return [...models, ...routes.map((id): ModelEntry => ({ id, ownedBy: ROUTE_OWNER }))].sort(byOwnerThenName);
-  };
-  const listModelEntries = async (): Promise<ModelEntry[]> => entries(router.names());
-  const listModels: ListModelsFunction = async () => {
+  let merged: MergedLists | undefined;
+  // Merged again only when a list changed (a provider relisted, a target came or went): the
+  // keyed model list is a hot read, and its names rarely change.
+  const current = (): MergedLists => {
+    const models = catalog.listModels();
     const routes = router.names();
-    return routes.length === 0 ? catalog.listModels() : entries(routes).map((entry) => entry.id);
+    if (merged && sameNames(merged.models, models) && sameNames(merged.routes, routes)) return merged;
+    const entries = [
+      ...models.map((id): ModelEntry => ({ id, ownedBy: catalog.resolve(id).instance.instanceId })),
+      ...routes.map((id): ModelEntry => ({ id, ownedBy: ROUTE_OWNER })),
+    ].sort(byOwnerThenName);
+    merged = { models, routes, entries, ids: entries.map((entry) => entry.id) };
+    return merged;
   };
+  const listModelEntries = async (): Promise<ModelEntry[]> => [...current().entries];
+  const listModels: ListModelsFunction = async () => [...current().ids];
   const listVoices: ListVoicesFunction = async (model, signal) => {
     const route = router.find(model);
     if (!route) return catalog.listVoices(model, signal);
