@@ -78,10 +78,22 @@ export interface EngineAudio {
 export class EspeakEngine {
   private readonly collector = new SampleCollector(KEPT_SAMPLES);
 
+  /** Set when a synthesis broke off with an exception: the engine may still hold the rest of its text. */
+  private broken = false;
+
   constructor(
     private readonly synthesizer: NativeSynthesizer,
     private readonly memory: EngineMemory,
   ) {}
+
+  /**
+   * False once a synthesis broke off with an exception (an allocation that failed, a bug in the
+   * block callback): eSpeak NG keeps the rest of that text queued and would speak it at the start
+   * of the next synthesis, another client's text in this one's audio. Such an engine is let go.
+   */
+  get usable(): boolean {
+    return !this.broken;
+  }
 
   /** Bytes of the engine's heap now. */
   heapBytes(): number {
@@ -123,6 +135,9 @@ export class EspeakEngine {
     let samples: Int16Array<ArrayBuffer>;
     try {
       this.synthesizer.synth_(escapeMarkup(text), callback);
+    } catch (error) {
+      this.broken = true;
+      throw error;
     } finally {
       this.memory.removeFunction(callback);
       samples = this.collector.take();
