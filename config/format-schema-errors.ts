@@ -15,6 +15,7 @@ const FORMAT_EXPECTATIONS: Readonly<Record<string, string>> = {
   email: 'an email address',
   origin: 'an origin such as https://app.example.com (scheme, host and optional port; no path, no trailing slash)',
   'trusted-proxies': 'the number of proxies in front of the gateway (1), their addresses or ranges (10.0.0.1, 10.0.0.0/8, loopback), true or false',
+  'proxy-address': 'a proxy\'s address or range (10.0.0.1, 10.0.0.0/8, fd00::/8, loopback)',
   'cors-any-origin': '"*" (any origin) or a list of origins',
   'bearer-token': 'a token of visible characters without spaces (it is sent as `Authorization: Bearer <token>`)',
 };

@@ -135,7 +135,7 @@ export const CONFIG_FILE_SCHEMA = {
         minimum: 1,
         maximum: 999,
         format: 'trusted-proxies',
-        items: { type: 'string', format: 'trusted-proxies' },
+        items: { type: 'string', format: 'proxy-address' },
         minItems: 1,
         default: false,
       },

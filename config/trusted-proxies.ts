@@ -14,8 +14,8 @@ export type TrustedProxies = boolean | number | readonly string[];
 /** Express's names for address ranges (`loopback`: 127.0.0.1/8 and ::1/128, ...). */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** An IP address, a range (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`) or one of Express's range names. */
-function isProxyAddress(entry: string): boolean {
+/** An IP address, a range (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`) or one of Express's range names: an entry of a list. */
+export function isProxyAddress(entry: string): boolean {
   if (RANGE_NAMES.has(entry)) return true;
   const [address, prefix, ...rest] = entry.split('/');
   const family = isIP(address);

@@ -6,7 +6,7 @@ import type { ConfigFile } from './config-file';
 import { describeSchemaErrors } from './format-schema-errors';
 import { CONFIG_FILE_SCHEMA } from './schema';
 import { isOrigin } from './origin';
-import { isTrustedProxiesText } from './trusted-proxies';
+import { isProxyAddress, isTrustedProxiesText } from './trusted-proxies';
 import { isByteSize, isDuration } from './units';
 
 let compiled: ValidateFunction | undefined;
@@ -21,6 +21,7 @@ function validator(): ValidateFunction {
   ajv.addFormat('byte-size', { type: 'string', validate: isByteSize });
   ajv.addFormat('origin', { type: 'string', validate: isOrigin });
   ajv.addFormat('trusted-proxies', { type: 'string', validate: isTrustedProxiesText });
+  ajv.addFormat('proxy-address', { type: 'string', validate: isProxyAddress });
   ajv.addFormat('cors-any-origin', { type: 'string', validate: (value) => value === '*' });
   // What `Authorization: Bearer <token>` can carry: visible ASCII, no space.
   ajv.addFormat('bearer-token', { type: 'string', validate: /^[\x21-\x7e]+$/ });

@@ -35,8 +35,9 @@ describe('config: server.trustProxy, which proxies in front are believed', () =>
       expect(error, value).to.be.instanceOf(ConfigError);
       expect(error.problems, value).to.deep.equal([`server.trustProxy: must be ${EXPECTED}`]);
     }
-    const listed = (await rejection(loadYaml('server:\n  trustProxy:\n    - 10.0.0.1\n    - nginx\n'))) as ConfigError;
-    expect(listed.problems).to.deep.equal([`server.trustProxy[1]: must be ${EXPECTED}`]);
+    const listed = (await rejection(loadYaml('server:\n  trustProxy:\n    - 10.0.0.1\n    - nginx\n    - "true"\n    - "1"\n'))) as ConfigError;
+    const entry = "must be a proxy's address or range (10.0.0.1, 10.0.0.0/8, fd00::/8, loopback)";
+    expect(listed.problems).to.deep.equal([`server.trustProxy[1]: ${entry}`, `server.trustProxy[2]: ${entry}`, `server.trustProxy[3]: ${entry}`]);
     const zero = (await rejection(loadYaml('server:\n  trustProxy: 0\n'))) as ConfigError;
     expect(zero.problems.join('\n')).to.include('server.trustProxy').and.include('>= 1');
     const empty = (await rejection(loadYaml('server:\n  trustProxy: []\n'))) as ConfigError;
