@@ -27,5 +27,6 @@ export * from './resilience';
 export * from './limits';
 export * from './metrics';
 export * from './health';
+export { compareText } from './objects/compare-text';
 export { extended } from './objects/extended';
 export { TurnoverTable } from './objects/turnover-table';

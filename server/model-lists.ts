@@ -1,10 +1,9 @@
-import { routeVoices, type Catalog, type ModelRouter } from '../core';
+import { compareText, routeVoices, type Catalog, type ModelRouter } from '../core';
 import type { ListModelsFunction, ListVoicesFunction, ModelEntry } from './app-dependencies';
 
 /** Who owns a route or alias in OpenAI's model list: the gateway itself. */
 const ROUTE_OWNER = 'tts-gateway';
 
-const compareText = (left: string, right: string): number => (left < right ? -1 : left > right ? 1 : 0);
 const byOwnerThenName = (left: ModelEntry, right: ModelEntry): number => compareText(left.ownedBy, right.ownedBy) || compareText(left.id, right.id);
 const sameNames = (left: readonly string[], right: readonly string[]): boolean => left.length === right.length && left.every((name, index) => name === right[index]);
 

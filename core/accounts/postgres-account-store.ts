@@ -19,6 +19,7 @@ import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
 import { inTransaction } from './postgres-transaction';
 import { addDaily, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
+import { compareText } from '../objects/compare-text';
 
 interface AccountRow {
   id: string;
@@ -223,10 +224,6 @@ export class PostgresAccountStore implements AccountStore {
     await this.migrated.catch(() => undefined);
     if (!this.pool.ended) await this.pool.end();
   }
-}
-
-function compareText(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function keyValues(key: ApiKeyRecord): unknown[] {

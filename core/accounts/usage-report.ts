@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors';
 import type { AccountStore, DailyUsageRecord } from './account-store';
 import { utcDay } from './utc-day';
+import { compareText } from '../objects/compare-text';
 
 /** Counters of usage, summed over whatever a report groups by. */
 export interface UsageTotals {
@@ -79,7 +80,7 @@ function totalsOf(record: DailyUsageRecord): UsageTotals {
 function groupBy(records: readonly DailyUsageRecord[], key: (record: DailyUsageRecord) => string): [string, UsageTotals][] {
   const groups = new Map<string, UsageTotals>();
   for (const record of records) groups.set(key(record), add(groups.get(key(record)) ?? ZERO, totalsOf(record)));
-  return [...groups.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([name, totals]) => [name, rounded(totals)]);
+  return [...groups.entries()].sort(([left], [right]) => compareText(left, right)).map(([name, totals]) => [name, rounded(totals)]);
 }
 
 /** Builds the report of one account from the store's daily rows. */

@@ -4,6 +4,7 @@ import type { ModelInfo, Logger, TtsProvider, VoiceInfo } from '../plugin/contra
 import type { LoadedProvider } from '../plugin/plugin-loader';
 import type { ModelSelection } from '../plugin/select-models';
 import { VoiceListCache } from './voice-list-cache';
+import { compareText } from '../objects/compare-text';
 
 /** A catalog model name, resolved to the provider instance that serves it. */
 export interface ResolvedModel {
@@ -30,10 +31,6 @@ export interface CatalogOptions {
 }
 
 const MAX_ECHOED_NAME = 100;
-
-function compareText(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
 
 /**
  * Every model of every loaded provider, by catalog name. Models are listed sorted by provider

@@ -9,7 +9,7 @@ import type { AudioChunk, AudioEngine, AudioStreamSession, EncodedPiece } from '
 import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
-import { WholeSamples } from './whole-samples';
+import { WholeSamples } from '../audio/whole-samples';
 
 /** What the stream of one request has produced so far. */
 export interface StreamProgress {

@@ -2,15 +2,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
 import { principalOf, streamErrorOf } from '../request-context';
+import { unfinishedAnswer } from '../unfinished-answer';
 
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
-
-/** A stream cut because its synthesis failed (logged before the cut), not because its client left. */
-function brokenOffByGateway(response: Response): boolean {
-  const failure = streamErrorOf(response);
-  return failure !== undefined && failure !== 'TTS_ERR_CANCELLED';
-}
 
 /** Work for the request that may start while its limits are checked (and is wasted if they refuse it). */
 export type WhileChecking = (request: Request, response: Response) => void;
@@ -50,7 +45,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
       if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
-      if (!response.writableFinished && (!response.headersSent || brokenOffByGateway(response))) refund();
+      if (!response.writableFinished && (!response.headersSent || !unfinishedAnswer(response).clientLeft)) refund();
     });
     next();
   };

@@ -1,5 +1,6 @@
 import { type PcmAudio } from '../pcm';
 import { undecodable } from './decode-error';
+import { WholeSamples } from '../whole-samples';
 import type { StreamDecoder } from './stream-decoder';
 
 function checkRate(sampleRate: number | undefined): number {
@@ -23,25 +24,14 @@ export function decodeRawPcm(bytes: Uint8Array, sampleRate: number | undefined):
 /** Raw s16le in pieces of any length: an odd byte at the end of a piece waits for the next. */
 export class RawPcmStreamDecoder implements StreamDecoder {
   readonly sampleRate: number;
-  private carry?: number;
+  private readonly samples = new WholeSamples();
 
   constructor(sampleRate: number | undefined) {
     this.sampleRate = checkRate(sampleRate);
   }
 
   async write(bytes: Uint8Array): Promise<Float32Array> {
-    let input = bytes;
-    if (this.carry !== undefined && bytes.length > 0) {
-      input = new Uint8Array(bytes.length + 1);
-      input[0] = this.carry;
-      input.set(bytes, 1);
-      this.carry = undefined;
-    }
-    if (input.length % 2 === 1) {
-      this.carry = input[input.length - 1];
-      input = input.subarray(0, input.length - 1);
-    }
-    return s16leToFloat(input);
+    return s16leToFloat(this.samples.take(bytes));
   }
 
   /** A lone byte left over is half a sample: dropped, as whole-file decoding does. */

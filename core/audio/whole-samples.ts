@@ -1,8 +1,8 @@
 /**
- * Raw 16-bit pcm handed on in whole samples: a piece that ends in the middle of a sample keeps
- * its last byte for the next one. A provider's stream is cut where its network reads fall, and
- * each piece may become an SSE delta that a client decodes on its own (an odd length is a
- * RangeError for an Int16Array, or every sample after it misread).
+ * Raw 16-bit pcm taken in whole samples: a piece that ends in the middle of a sample keeps its
+ * last byte for the next one. A provider's stream is cut where its network reads fall: a decoder
+ * would misread every sample after an odd cut, and an SSE delta that a client decodes on its own
+ * would be a RangeError for an Int16Array.
  */
 export class WholeSamples {
   private carry?: number;
