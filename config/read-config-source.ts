@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { cosmiconfig } from 'cosmiconfig';
 import { ConfigError } from './config-error';
 import type { Environment } from './interpolate';
@@ -59,7 +60,9 @@ function readText(file: string): string | undefined {
 
 // Parser messages quote the file (maybe a secret): JSON's and YAML's are reduced to what names no content.
 function describeReadError(error: unknown): { file?: string; reason: string } {
-  const lines = (error instanceof Error ? error.message : String(error)).split('\n').filter((line) => line.trim() !== '');
+  const message = error instanceof Error ? error.message : String(error);
+  // parse-json colours its code frame where picocolors sees a terminal, FORCE_COLOR or CI.
+  const lines = stripVTControlCharacters(message).split('\n').filter((line) => line.trim() !== '');
   const prefix = FILE_PREFIX.exec(lines[0] ?? '');
   // A .js file's own error has no prefix; cosmiconfig still says which file it came from.
   const loaded = (error as { filepath?: unknown } | null)?.filepath;

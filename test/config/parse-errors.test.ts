@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../config';
 import { rejection, TempDirectory } from './config-test-helpers';
@@ -26,6 +28,17 @@ describe('config/loadConfig: a file that does not parse', () => {
     const { error } = await problemsOf('tts-gateway.config.json', '{\n  "database": {"url": "postgres://u:Pa55word@db/gateway"}\n  "server": {}\n}\n');
     expect(error.message).to.not.include('Pa55word');
     expect(error.problems).to.deep.equal(["Expected ',' or '}' after property value (line 3, column 3)"]);
+  });
+
+  // CI sets CI=true, and then parse-json colours its code frame: ANSI codes before each `> 3 |`.
+  it('says the same in a terminal or under CI, where the parser colours its code frame', () => {
+    directory.write('tts-gateway.config.json', '{\n  "database": {"url": "postgres://u:Pa55word@db/gateway"}\n  "server": {}\n}\n');
+    const script = `require(${JSON.stringify(join(__dirname, '../../config'))}).loadConfig({ argv: [], env: {}, cwd: ${JSON.stringify(directory.path)} })
+      .then(() => console.log('[]'), (error) => console.log(JSON.stringify(error.problems)));`;
+    for (const colours of [{ FORCE_COLOR: '1' }, { CI: 'true' }]) {
+      const output = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, NO_COLOR: '', ...colours }, encoding: 'utf8' });
+      expect(JSON.parse(output), JSON.stringify(colours)).to.deep.equal(["Expected ',' or '}' after property value (line 3, column 3)"]);
+    }
   });
 
   it('names a byte order mark, which JSON.parse reads as an invisible stray character', async () => {
