@@ -144,13 +144,8 @@ export class CachedSynthesis {
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
     const synthesis = this.synthesizeOnce(key, request, context);
-    this.inFlight.set(key, synthesis);
-    let result: SynthesisResult | undefined;
-    try {
-      result = await synthesis;
-    } finally {
-      this.inFlight.delete(key);
-    }
+    this.listUnderWay(key, synthesis);
+    const result = await synthesis;
     if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile, or its holder failed (or the file is gone already): this
     // one makes it, under the lock again, so that the replicas that waited make one call, not one each.
@@ -263,11 +258,21 @@ export class CachedSynthesis {
     if (kept > this.options.maxStreamBytes) return;
     // Saved after the client's answer has ended, not before: no one is given this file. An
     // identical request meanwhile waits for it, as for a synthesis under way.
-    const remembered = this.remember(key, live, pieces);
-    this.inFlight.set(key, remembered);
-    void remembered.finally(() => {
-      if (this.inFlight.get(key) === remembered) this.inFlight.delete(key);
-    });
+    this.listUnderWay(key, this.remember(key, live, pieces));
+  }
+
+  /**
+   * Lists `work` as the key's synthesis under way, for identical requests to wait for, until it
+   * ends. It is unlisted then only if still listed: a newer identical one may have taken its
+   * place (each request makes its own after two failed rounds), and a request that arrives
+   * meanwhile must wait for that one, not call the provider alongside it.
+   */
+  private listUnderWay(key: string, work: Promise<SynthesisResult | undefined>): void {
+    this.inFlight.set(key, work);
+    const unlist = (): void => {
+      if (this.inFlight.get(key) === work) this.inFlight.delete(key);
+    };
+    void work.then(unlist, unlist);
   }
 
   /** Stores a finished stream and remembers it; a failure is logged, never thrown. */

@@ -1,0 +1,44 @@
+import type { CacheStorage, SynthesisResult, Synthesizer } from '../../core';
+import { appliedPlan } from './applied-plan';
+
+const facts = { format: 'mp3' as const, applied: appliedPlan(), provider: 'acme', servedBy: 'm/v', instructionsIgnored: false };
+
+/** One provider call, held until the test ends it. */
+export interface HeldCall {
+  /** Stores audio and answers it. */
+  succeed(): void;
+  fail(): void;
+}
+
+/**
+ * A provider whose every file synthesis is held until the test ends it, in any order: for
+ * overlapping identical requests whose calls must end in a given order, with no timers.
+ */
+export interface HeldSynthesizer {
+  readonly synthesizer: Synthesizer;
+  /** The calls made so far, in order. */
+  readonly calls: readonly HeldCall[];
+  /** Resolves once `count` calls have been made (all that is already under way has run). */
+  callsMade(count: number): Promise<void>;
+}
+
+export function heldSynthesizer(storage: CacheStorage): HeldSynthesizer {
+  const calls: HeldCall[] = [];
+  const synthesizer: Synthesizer = {
+    synthesize: () =>
+      new Promise<SynthesisResult>((resolve, reject) => {
+        calls.push({
+          succeed: () => void storage.save(Buffer.from('audio'), 'mp3').then((saved) => resolve({ ...saved, ...facts }), reject),
+          fail: () => reject(new Error('provider unavailable')),
+        });
+      }),
+    stream: async () => Promise.reject(new Error('not used')),
+  };
+  async function callsMade(count: number): Promise<void> {
+    for (let turn = 0; turn < 1000 && calls.length < count; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    if (calls.length < count) throw new Error(`expected ${count} provider calls, saw ${calls.length}`);
+    // The requests that made them have set up their waits too.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { synthesizer, calls, callsMade };
+}
