@@ -192,6 +192,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
       answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesCalls(catalog, model)),
       lookedUp: (hit) => metrics.cacheLookup('results', hit),
       hitReadTimeoutMs: Math.min(HIT_READ_TIMEOUT_MS, config.synthesis.timeoutMs),
+      timeoutMs: config.synthesis.timeoutMs,
     },
   );
   const lists = modelLists(catalog, router);

@@ -1,5 +1,4 @@
 import type { AudioFormat } from '../audio/audio-format';
-import { raceAbort } from '../abort/race-abort';
 import { extended } from '../objects/extended';
 import { TurnoverTable } from '../objects/turnover-table';
 import type { Logger } from '../plugin/contract';
@@ -14,6 +13,7 @@ import type { ResultIndex, SharedFlight } from './result-index';
 import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
 import { boundedHitRead, type HitRead } from './hit-read';
+import { SharedWait } from './shared-wait';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
@@ -57,6 +57,11 @@ export interface CachedSynthesisOptions {
    * miss for that request and the entry stays. Absent: as long as the client waits.
    */
   readonly hitReadTimeoutMs?: number;
+  /**
+   * A request's own deadline (`synthesis.timeout`), counted from its arrival: it waits no longer
+   * for an identical synthesis under way (see SharedWait). Absent: as long as that one runs.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** What is known of a remembered answer besides its file. */
@@ -64,19 +69,6 @@ export type RememberedFacts = Omit<CachedResult, 'fileName' | 'size'>;
 
 /** Pieces a cached answer is streamed in. */
 const PIECE_BYTES = 64 * 1024;
-
-/**
- * Waits for an identical synthesis under way, whatever its outcome. A client that leaves stops
- * waiting at once (its signal's reason, the cancellation, is thrown); the shared synthesis goes on
- * for the others.
- */
-function waitForShared(running: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  const settled = running.then(
-    () => undefined,
-    () => undefined,
-  );
-  return signal ? raceAbort(settled, signal, () => signal.reason) : settled;
-}
 
 /** How many identical syntheses under way one request waits for, one after the other, before it makes its own. */
 const MOST_SHARED_ROUNDS = 2;
@@ -132,20 +124,21 @@ export class CachedSynthesis {
 
   private async synthesizeThroughCache(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult & { cache: CacheStatus }> {
     const key = resultCacheKey(request);
+    const wait = new SharedWait(context.signal, this.options.timeoutMs);
     const hit = await this.hitFrom(key, this.stillAnswering(request, await this.lookupOf(key, context)), context);
     if (hit) return hit;
     // Identical requests under way are waited for: when one fails, the first of those that waited
     // to find no answer starts again, and the others wait for that one rather than each calling
     // the provider at once (after a second failure, each makes its own).
     for (let round = 0, running = this.inFlight.get(key); running && round < MOST_SHARED_ROUNDS; round += 1, running = this.inFlight.get(key)) {
-      await waitForShared(running, context.signal);
+      await wait.forOther(running);
       const shared = await this.rereadHit(key, context);
       if (shared) return shared;
     }
     // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
     const synthesis = this.synthesizeOnce(key, request, context);
     this.listUnderWay(key, synthesis);
-    const result = await synthesis;
+    const result = await wait.forOwn(synthesis);
     if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile, or its holder failed (or the file is gone already): this
     // one makes it, under the lock again, so that the replicas that waited make one call, not one each.
@@ -187,7 +180,7 @@ export class CachedSynthesis {
     const key = resultCacheKey(request);
     const running = this.inFlight.get(key);
     // A lookup started before an identical synthesis ended may have missed what it stored.
-    if (running) await waitForShared(running, context.signal);
+    if (running) await new SharedWait(context.signal, this.options.timeoutMs).forOther(running);
     // One just made by an identical request answers as it is; one remembered from before is checked.
     const cached = running ? await this.cache.get(key) : this.stillAnswering(request, await this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached, context));

@@ -1,0 +1,60 @@
+import { abortedByDeadline, LinkedAbort } from '../abort/linked-abort';
+import { raceAbort } from '../abort/race-abort';
+import { explainFailure } from '../synthesis/explain-failure';
+
+/**
+ * One request's own limits while it waits for a synthesis shared with identical requests: its
+ * client leaving (its signal) and its own deadline, `synthesis.timeout` counted from its arrival
+ * as the synthesis service counts it. The shared synthesis has only its starter's deadline, so a
+ * request that came later, or waited for one that failed first, would otherwise wait past its
+ * own. Past either limit this request stops waiting (with its signal's reason, or a 504
+ * `TTS_ERR_TIMEOUT`); the synthesis goes on for the others and is remembered for later requests.
+ */
+export class SharedWait {
+  private readonly deadline: number | undefined;
+  /** Set once this request has waited for another's synthesis: one it then makes itself started late. */
+  private waited = false;
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly timeoutMs: number | undefined,
+  ) {
+    this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  }
+
+  /** Waits for another request's synthesis to end, whatever its outcome, within this request's limits. */
+  forOther(running: Promise<unknown>): Promise<void> {
+    this.waited = true;
+    const ended = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    return this.within(ended, this.signal);
+  }
+
+  /**
+   * The answer of a synthesis this request started. Its deadline, counted from when it started,
+   * ends after this request's own when this request first waited for another: then it is
+   * answered by this request's deadline. A client leaving does not stop it (no cancel for the
+   * request that made the call, as without the cache).
+   */
+  forOwn<Value>(synthesis: Promise<Value>): Promise<Value> {
+    return this.waited ? this.within(synthesis, undefined) : synthesis;
+  }
+
+  private async within<Value>(work: Promise<Value>, signal: AbortSignal | undefined): Promise<Value> {
+    if (this.deadline === undefined) return signal ? raceAbort(work, signal, () => signal.reason) : work;
+    // A timer only while waiting: most requests never wait for another.
+    const bound = new LinkedAbort([signal], Math.max(0, this.deadline - Date.now()));
+    try {
+      return await raceAbort(work, bound.signal, () => this.reasonOf(bound.signal));
+    } finally {
+      bound.dispose();
+    }
+  }
+
+  private reasonOf(stopped: AbortSignal): unknown {
+    if (!abortedByDeadline(stopped)) return stopped.reason;
+    return explainFailure(stopped.reason, this.signal, true, this.timeoutMs ?? 0);
+  }
+}
