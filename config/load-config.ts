@@ -12,7 +12,11 @@ export interface LoadConfigOptions {
   /** Command-line arguments (without node and the script); `--config <file>` is read from here. */
   readonly argv?: readonly string[];
   readonly env?: Environment;
-  /** Where cosmiconfig searches and relative paths start; defaults to process.cwd(). */
+  /**
+   * Where cosmiconfig searches and a relative `--config` starts (and plugin paths, without a
+   * file); defaults to process.cwd(). The data paths in the file (storage.path, a `sqlite:`
+   * file) are opened relative to process.cwd(), wherever the file is.
+   */
   readonly cwd?: string;
   /** Told about providers skipped by `ifEnv`. */
   readonly logger?: { info(message: string, meta?: Record<string, unknown>): void };

@@ -249,6 +249,10 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     problems.lines.push('server.headersTimeout: must not be longer than server.requestTimeout (the headers are part of the request)');
   }
+  // Settings of a store not in use are a contradiction, not a choice: who wrote a bucket expects it used.
+  if (file.storage.s3 !== undefined && file.storage.driver !== 's3') {
+    problems.lines.push('storage.s3: is set, but storage.driver is filesystem (its default): set storage.driver: s3 to store in the bucket, or remove storage.s3');
+  }
   if (config.limits.storageBytes !== undefined && config.storage.driver === 's3') {
     problems.lines.push('limits.storageBytes: needs storage.driver filesystem (the S3 store does not count stored bytes per account)');
   }

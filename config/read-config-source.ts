@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { cosmiconfig } from 'cosmiconfig';
 import { ConfigError } from './config-error';
 import type { Environment } from './interpolate';
+import { JAVASCRIPT_CONFIG, javascriptReason } from './javascript-error-reason';
 import { jsonReason, yamlReason } from './parse-error-reason';
 
 export const MODULE_NAME = 'tts-gateway';
@@ -66,6 +67,7 @@ function describeReadError(error: unknown): { file?: string; reason: string } {
   const prefix = FILE_PREFIX.exec(lines[0] ?? '');
   // A .js file's own error has no prefix; cosmiconfig still says which file it came from.
   const loaded = (error as { filepath?: unknown } | null)?.filepath;
+  if (typeof loaded === 'string' && JAVASCRIPT_CONFIG.test(loaded)) return { file: loaded, reason: javascriptReason(error, loaded) };
   if (!prefix) return { file: typeof loaded === 'string' ? loaded : undefined, reason: lines[0] ?? 'unreadable' };
   const [, format, file] = prefix;
   if (format === 'JSON') return { file, reason: jsonReason(lines.slice(1), readText(file)) };

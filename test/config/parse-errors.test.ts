@@ -58,6 +58,26 @@ describe('config/loadConfig: a file that does not parse', () => {
     expect(error.message).to.include(file);
   });
 
+  // cosmiconfig retries a failed import() with require(), whose "Cannot require() ES Module" hid the syntax error.
+  it('names the syntax error of an .mjs file and where it is, quoting nothing of the file', async () => {
+    const { error, file } = await problemsOf('tts-gateway.config.mjs', 'export default {\n  server: { port: 8081 \n  metrics: { token: "tok-Secret-123" },\n};\n');
+    expect(error.message).to.include(file);
+    expect(error.message).to.not.include('tok-Secret').and.not.include('metrics').and.not.include('require()');
+    expect(error.problems).to.deep.equal(['SyntaxError: Unexpected identifier (line 3, column 3)']);
+  });
+
+  it('leaves out the token V8 names in a JavaScript syntax error (a value written unquoted)', async () => {
+    const { error } = await problemsOf('tts-gateway.config.cjs', 'module.exports = {\n  metrics: { token: tok Secret99 },\n};\n');
+    expect(error.message).to.not.include('Secret99');
+    expect(error.problems).to.deep.equal(['SyntaxError: Unexpected identifier (line 2, column 25)']);
+  });
+
+  it('leaves out the name V8 could not find in an .mjs file (`sk-live-…` unquoted reads as a subtraction)', async () => {
+    const { error } = await problemsOf('tts-gateway.config.mjs', 'export default {\n  metrics: { token: skLive123-abc },\n};\n');
+    expect(error.message).to.not.include('skLive123');
+    expect(error.problems).to.deep.equal(['ReferenceError: a name that is not defined (line 2, column 21): write text values in quotes']);
+  });
+
   it('does not echo a YAML value that starts with * or ! (an alias or a tag to YAML), and says to quote it', async () => {
     for (const value of ['*Tok3nSecret99', '!Tok3nSecret99', '!!Tok3nSecret99']) {
       const { error } = await problemsOf('tts-gateway.config.yaml', `metrics:\n  token: ${value}\n`);

@@ -63,6 +63,16 @@ describe('config: scale-out settings (PostgreSQL, S3, Redis)', () => {
     expect(half.problems.join('\n')).to.include('set both accessKeyId and secretAccessKey, or neither');
   });
 
+  it('refuses storage.s3 without storage.driver s3, written filesystem or left to its default (the bucket would go unused)', async () => {
+    for (const driver of ['  driver: filesystem\n', '']) {
+      const error = (await rejection(load(`storage:\n${driver}  s3:\n    bucket: tts-audio\n`))) as ConfigError;
+      expect(error, driver).to.be.instanceOf(ConfigError);
+      expect(error.problems, driver).to.deep.equal([
+        'storage.s3: is set, but storage.driver is filesystem (its default): set storage.driver: s3 to store in the bucket, or remove storage.s3',
+      ]);
+    }
+  });
+
   it('refuses database and redis URLs of other schemes', async () => {
     expect(await rejection(load('database:\n  url: mysql://db/gateway\n'))).to.be.instanceOf(ConfigError);
     expect(await rejection(load('redis:\n  url: http://redis:6379\n'))).to.be.instanceOf(ConfigError);
