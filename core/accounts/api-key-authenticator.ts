@@ -41,9 +41,10 @@ export class ApiKeyAuthenticator {
     if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
   }
 
-  /** The caller of this key; 401 when missing, unknown, revoked or expired. */
+  /** The caller of this key; 401 when missing (`reason: missing`: no key was sent at all), unknown, revoked or expired. */
   async authenticate(apiKey: string | undefined): Promise<AuthenticatedKey> {
-    if (typeof apiKey !== 'string' || !looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
+    if (apiKey === undefined || apiKey === '') throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY, { details: [{ reason: 'missing' }] });
+    if (!looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const keyHash = hashApiKey(apiKey);
     this.dropCacheIfStoreChanged();
     const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));

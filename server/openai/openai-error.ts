@@ -32,6 +32,21 @@ const SHAPES: Readonly<Partial<Record<string, OpenAiShape>>> = {
 };
 
 /**
+ * OpenAI answers a request that sent no key at all ("You didn't provide an API key") with
+ * `code: null`, and only a wrong one with `invalid_api_key`; clients tell the two apart.
+ */
+const NO_KEY_SENT: OpenAiShape = {};
+const isNoKeySent = (error: GatewayError): boolean => error.code === 'TTS_ERR_UNAUTHORIZED' && error.details.some((detail) => detail.reason === 'missing');
+
+/**
+ * A value outside the accepted set (a `response_format` or `stream_format` not in the list) is
+ * `invalid_value`, as an unknown voice and a format the gateway cannot make are: one code for
+ * one kind of refusal.
+ */
+const NOT_IN_THE_LIST: OpenAiShape = { code: 'invalid_value' };
+const isNotInTheList = (error: GatewayError): boolean => error.code === 'TTS_ERR_VALIDATION' && error.details.some((detail) => detail.reason === 'enum');
+
+/**
  * OpenAI tells a used-up quota (`insufficient_quota`: waiting a minute will not help) from a rate
  * limit; clients branch on it. The gateway's daily character quota is the former.
  */
@@ -58,9 +73,17 @@ const LONGEST_RETRY_WAIT_SECONDS = 60;
 /** An answer another attempt cannot change soon: a retry would only repeat the failure (and the provider call). */
 const isFinal = (error: GatewayError): boolean => !error.retryable || (error.retryAfterSeconds ?? 0) > LONGEST_RETRY_WAIT_SECONDS;
 
+/** The shape for this error: a special case of its code first, else the code's. */
+function shapeOf(error: GatewayError): OpenAiShape | undefined {
+  if (isCharacterQuota(error)) return QUOTA_USED_UP;
+  if (isNoKeySent(error)) return NO_KEY_SENT;
+  if (isNotInTheList(error)) return NOT_IN_THE_LIST;
+  return SHAPES[error.code];
+}
+
 /** A coded error in OpenAI's shape, at the status OpenAI would use. */
 export const renderOpenAiError: ErrorRendering = (error) => {
-  const shape = isCharacterQuota(error) ? QUOTA_USED_UP : SHAPES[error.code];
+  const shape = shapeOf(error);
   const status = shape?.status ?? error.status;
   const type = shape?.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
   const body: OpenAiErrorBody = { error: { message: error.message, type, param: paramOf(error, shape), code: shape?.code ?? null } };

@@ -93,6 +93,37 @@ describe('server /v1 with the official SDK: its error answers', () => {
     }
   });
 
+  it('tells a request that sent no key (code null) from one with a wrong key (invalid_api_key), both AuthenticationError, as OpenAI does', async () => {
+    await start();
+    // The SDK insists on a key; a null header is its way to send none.
+    const noKey = await failure(new OpenAI({ apiKey: 'unused', baseURL, maxRetries: 0, defaultHeaders: { authorization: null } }).audio.speech.create(SPEECH));
+    expect(noKey).to.be.instanceOf(OpenAI.AuthenticationError);
+    expect(noKey).to.include({ status: 401, type: 'invalid_request_error', param: null, code: null });
+    for (const wrong of ['ttsg_wrongwrongwrongwrongwrongwrongwrongwrongwro', 'sk-proj-an-openai-key-sent-by-mistake']) {
+      const wrongKey = await failure(new OpenAI({ apiKey: wrong, baseURL, maxRetries: 0 }).audio.speech.create(SPEECH));
+      expect(wrongKey, wrong).to.be.instanceOf(OpenAI.AuthenticationError);
+      expect(wrongKey, wrong).to.include({ status: 401, type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
+    }
+  });
+
+  it('gives a response_format not in the list the code of a format the gateway cannot make (invalid_value), and other invalid fields code null', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const format = await failure(client.audio.speech.create({ ...SPEECH, response_format: 'ogg' as 'mp3' }));
+    expect(format).to.be.instanceOf(OpenAI.BadRequestError);
+    expect(format).to.include({ type: 'invalid_request_error', param: 'response_format', code: 'invalid_value' });
+    const invalid: [string, Record<string, unknown>, string][] = [
+      ['no input', { model: 'tts-1', voice: 'alloy' }, 'input'],
+      ['an input too long', { ...SPEECH, input: 'a'.repeat(10_001) }, 'input'],
+      ['a speed out of range', { ...SPEECH, speed: 9 }, 'speed'],
+    ];
+    for (const [label, body, param] of invalid) {
+      const error = await failure(client.post('/audio/speech', { body }));
+      expect(error, label).to.be.instanceOf(OpenAI.BadRequestError);
+      expect(error, label).to.include({ type: 'invalid_request_error', param, code: null });
+    }
+  });
+
   it("reads the models through the SDK's list page and retrieve, with the request id", async () => {
     await start();
     const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
