@@ -29,4 +29,5 @@ export * from './metrics';
 export * from './health';
 export { compareText } from './objects/compare-text';
 export { extended } from './objects/extended';
+export { hasLoneSurrogate } from './objects/lone-surrogate';
 export { TurnoverTable } from './objects/turnover-table';

@@ -1,15 +1,10 @@
 import { GatewayError } from '../errors';
+import { hasLoneSurrogate } from '../objects/lone-surrogate';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;
 const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;
-
-/**
- * Lone UTF-16 surrogates are no text: hashing would turn each into U+FFFD, so passwords that
- * differ only there would be equal. They are refused (400).
- */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * The email as accounts store it (trimmed, lower case, composed: an é typed as one code point or
@@ -38,9 +33,12 @@ export function normalizeEmail(email: string): string {
   return normalized;
 }
 
-/** 400 for a password that is no valid Unicode text. */
+/**
+ * 400 for a password that is no valid Unicode text: hashing would turn each lone surrogate into
+ * U+FFFD, so passwords that differ only there would be equal.
+ */
 export function checkWellFormedPassword(password: string): void {
-  if (LONE_SURROGATE.test(password)) {
+  if (hasLoneSurrogate(password)) {
     throw new GatewayError('TTS_ERR_VALIDATION', 'password must be valid Unicode text (it holds a lone surrogate)', {
       details: [{ field: 'password', reason: 'invalid_unicode' }],
     });

@@ -1,4 +1,4 @@
-import { codePointCount, GatewayError, MAX_TEXT_CODE_POINTS } from '../../core';
+import { codePointCount, GatewayError, hasLoneSurrogate, MAX_TEXT_CODE_POINTS } from '../../core';
 
 /**
  * A character an engine can speak: not whitespace, not a control character, not an invisible one
@@ -7,8 +7,15 @@ import { codePointCount, GatewayError, MAX_TEXT_CODE_POINTS } from '../../core';
  */
 const SPEAKABLE = /[^\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
 
-/** Checks `text` is 1..10,000 code points with something to speak; returns its length. `field` names it in errors. */
+/**
+ * Checks `text` is Unicode text of 1..10,000 code points with something to speak; returns its
+ * length. `field` names it in errors. The one text check of tts-sync, tts-stream and /v1/audio/speech.
+ */
 export function checkSynthesisText(text: string, field = 'text'): number {
+  // A lone surrogate would reach the provider as U+FFFD: the client's text is not what is spoken.
+  if (hasLoneSurrogate(text)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be valid Unicode text (it holds a lone surrogate)`, { details: [{ field, reason: 'invalid_unicode' }] });
+  }
   const codePoints = codePointCount(text);
   if (codePoints === 0 || codePoints > MAX_TEXT_CODE_POINTS) {
     throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be between 1 and ${MAX_TEXT_CODE_POINTS} characters long`, {
