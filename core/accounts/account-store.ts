@@ -122,7 +122,11 @@ export interface AccountStore {
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /** All keys of an account (revoked ones included), oldest first. */
   listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]>;
-  /** Revokes a live key of that account; false when there is no such live key. */
+  /**
+   * Revokes a live key of that account; false when there is no such live key: unknown, another
+   * account's, revoked already, or expired at `revokedAt` (so an expired key answers the same
+   * before and after the sweep deletes it).
+   */
   revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean>;
   touchApiKey(keyId: string, usedAt: number): Promise<void>;
   /** Deletes keys whose expiry is at or before `now`; answers how many. */

@@ -168,7 +168,11 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
-    const result = await this.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL', [revokedAt, keyId, accountId]);
+    // An expired key is no live key: it answers as the sweep leaves it, gone (see AccountStore).
+    const result = await this.query(
+      'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)',
+      [revokedAt, keyId, accountId],
+    );
     return result.rowCount === 1;
   }
 

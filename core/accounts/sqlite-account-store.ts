@@ -193,7 +193,10 @@ export class SqliteAccountStore implements AccountStore {
 
   async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
     const result = this.guarded(() =>
-      this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').run(revokedAt, keyId, accountId),
+      // An expired key is no live key: it answers as the sweep leaves it, gone (see AccountStore).
+      this.database
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)')
+        .run(revokedAt, keyId, accountId, revokedAt),
     );
     return result.changes === 1;
   }

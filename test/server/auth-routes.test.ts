@@ -79,6 +79,21 @@ describe('server /api/v1/auth', () => {
     await request(testApp.app).get('/api/v1/auth/keys').set('X-API-Key', ada.apiKey).expect(200);
   });
 
+  it('answers an expired key\'s revocation with 404, before the sweep deletes it as after', async () => {
+    await testApp.close();
+    let clock = Date.now();
+    testApp = await buildTestApp({ now: () => clock });
+    const { apiKey } = await testApp.register();
+    const created = await request(testApp.app).post('/api/v1/auth/keys').set('X-API-Key', apiKey).send({ name: 'short', expiresIn: 60 }).expect(200);
+    clock += 60_000;
+    const beforeSweep = await request(testApp.app).delete(`/api/v1/auth/keys/${created.body.data.id}`).set('X-API-Key', apiKey).expect(404);
+    expect(expectErrorEnvelope(beforeSweep.body, 'TTS_ERR_NOT_FOUND').details[0]).to.include({ field: 'id' });
+    expect(await testApp.accounts.sweepExpiredKeys()).to.equal(1);
+    const afterSweep = await request(testApp.app).delete(`/api/v1/auth/keys/${created.body.data.id}`).set('X-API-Key', apiKey).expect(404);
+    expect(afterSweep.body.error).to.deep.equal(beforeSweep.body.error);
+    expect(afterSweep.body.message).to.equal(beforeSweep.body.message);
+  });
+
   it('requires a key for the key endpoints and a name to create one', async () => {
     expectErrorEnvelope((await request(testApp.app).get('/api/v1/auth/keys').expect(401)).body, 'TTS_ERR_UNAUTHORIZED');
     expectErrorEnvelope((await request(testApp.app).post('/api/v1/auth/keys').send({ name: 'x' }).expect(401)).body, 'TTS_ERR_UNAUTHORIZED');

@@ -115,6 +115,16 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       expect((await store.findApiKeyByHash(key.keyHash))?.revokedAt).to.equal(T0 + 2);
     });
 
+    it('does not revoke an expired key, as it could not once the sweep deleted it', async () => {
+      const account = accountRecord('expired-revoke@example.com');
+      const expiring = keyRecord(account.id, { name: 'expiring', expiresAt: T0 + 1_000 });
+      await store.createAccountWithKey(account, keyRecord(account.id));
+      await store.createApiKey(expiring);
+      expect(await store.revokeApiKey(account.id, expiring.id, T0 + 1_000)).to.equal(false);
+      expect((await store.findApiKeyByHash(expiring.keyHash))?.revokedAt).to.equal(null);
+      expect(await store.revokeApiKey(account.id, expiring.id, T0 + 999)).to.equal(true);
+    });
+
     it('records the last use of a key', async () => {
       const account = accountRecord('touch@example.com');
       const key = keyRecord(account.id);
