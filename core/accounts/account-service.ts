@@ -87,8 +87,16 @@ export class AccountService {
     this.passwordCheck.prepare();
   }
 
-  async register(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
+  /**
+   * 403 while `auth.registration` is closed. Asked before the login throttle counts a
+   * registration: a closed door holds no secret to guess, so knocking on it is no failed attempt.
+   */
+  checkRegistrationOpen(): void {
     if (this.options.registration !== 'open') throw new GatewayError('TTS_ERR_FORBIDDEN', 'Registration is closed on this gateway');
+  }
+
+  async register(email: string, password: string): Promise<{ account: PublicAccount; apiKey: IssuedApiKey }> {
+    this.checkRegistrationOpen();
     const normalizedEmail = normalizeEmail(email);
     checkPassword(password);
     // The unique email constraint cannot see an address stored before in its decomposed form.

@@ -36,6 +36,8 @@ export function createAuthRoutes(accounts: AccountService, throttle: LoginThrott
 
   return {
     async register(request: Request, response: Response): Promise<void> {
+      // A closed registration is refused before the throttle counts it: repeated 403s stay 403s.
+      accounts.checkRegistrationOpen();
       const { account, apiKey } = await throttled('register', request, ({ email, password }) => accounts.register(email, password));
       sendSuccess(response, 'Account registered; keep the API key, it is shown only once', keyPayload(account, apiKey));
     },

@@ -43,6 +43,17 @@ describe('server /api/v1/auth hardening: throttling and key expiry', () => {
       expectErrorEnvelope(blocked.body, 'TTS_ERR_RATE_LIMITED');
     });
 
+    it('keeps answering 403 to registrations while registration is closed: they are no failed attempts', async () => {
+      await testApp.close();
+      testApp = await buildTestApp({ trustProxy: true, registration: 'closed', throttle: { failures: 5, addressFailures: 8, windowMs: 15 * 60_000 } });
+      // Past both the email's (5) and the address's (8) limit.
+      for (let attempt = 0; attempt < 12; attempt += 1) {
+        const refused = await request(testApp.app).post('/api/v1/auth/register').set('X-Forwarded-For', '203.0.113.11').send({ email: 'ada@example.com', password: 'password-123' }).expect(403);
+        expectErrorEnvelope(refused.body, 'TTS_ERR_FORBIDDEN');
+        expect(refused.headers['retry-after']).to.equal(undefined);
+      }
+    });
+
     it('lets no more wrong passwords through than the limit when they arrive at once (the count is taken before the password is checked)', async () => {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => login('ada@example.com', 'wrong-password', `198.51.100.${50 + index}`)));
       const statuses = answers.map((answer) => answer.status);
