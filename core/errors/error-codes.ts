@@ -22,6 +22,8 @@ export const ERROR_CATALOGUE = {
   TTS_ERR_PAYLOAD_TOO_LARGE: { status: 413, retryable: false, template: 'Request body is larger than the limit of {limitBytes} bytes' },
   /** The audio a request asks for would be longer than `synthesis.maxAudioDuration`; stopped early. */
   TTS_ERR_AUDIO_TOO_LONG: { status: 413, retryable: false, template: 'The audio would be longer than the limit of {limit}[: {reason}]' },
+  /** A download's If-Match or If-Unmodified-Since does not hold: the file is not the one the client names. */
+  TTS_ERR_PRECONDITION_FAILED: { status: 412, retryable: false, template: 'The file does not meet the request\'s {header} condition' },
   TTS_ERR_RANGE_NOT_SATISFIABLE: { status: 416, retryable: false, template: 'The requested range is outside the file' },
   TTS_ERR_UNSUPPORTED_FORMAT: { status: 422, retryable: false, template: '{subject} cannot produce {format} audio[: {reason}]' },
   TTS_ERR_RATE_LIMITED: { status: 429, retryable: true, template: '{provider} rate limit reached; retry after {retryAfterSeconds} s' },

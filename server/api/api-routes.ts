@@ -194,7 +194,8 @@ export const API_ROUTES = {
     summary: 'Download a synthesized file',
     description:
       'The link of `audio_url` is a capability: no key is needed unless `storage.downloadRequiresKey` is set. ' +
-      'Served for `storage.retention` after synthesis. Supports `Range` (206), `If-None-Match` / `If-Modified-Since` (304) and HEAD. ' +
+      'Served for `storage.retention` after synthesis. Supports `Range` (206), `If-None-Match` / `If-Modified-Since` (304), ' +
+      '`If-Match` / `If-Unmodified-Since` (412 when the file is not the one named) and HEAD. ' +
       'A store that fails, or does not find the file and start sending it within `storage.readTimeout`, answers 503 with `Retry-After`.',
     security: 'download',
     errorFormat: 'envelope',
@@ -214,7 +215,7 @@ export const API_ROUTES = {
       { status: 304, description: 'Not modified since the validators the client sent', headers: DOWNLOAD_HEADERS },
     ],
     // 503: the store failed, or did not find the file and start sending it within `storage.readTimeout`.
-    errors: ['TTS_ERR_NOT_FOUND', 'TTS_ERR_RANGE_NOT_SATISFIABLE', 'TTS_ERR_UNAVAILABLE'],
+    errors: ['TTS_ERR_NOT_FOUND', 'TTS_ERR_PRECONDITION_FAILED', 'TTS_ERR_RANGE_NOT_SATISFIABLE', 'TTS_ERR_UNAVAILABLE'],
   },
   liveness: {
     method: 'get',

@@ -39,6 +39,8 @@ export const ALLOWED_HEADERS: readonly string[] = [
   'If-Range',
   'If-None-Match',
   'If-Modified-Since',
+  'If-Match',
+  'If-Unmodified-Since',
   'Cache-Control',
   'User-Agent',
   'OpenAI-Organization',

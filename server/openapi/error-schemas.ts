@@ -58,6 +58,7 @@ export const ERROR_EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   TTS_ERR_CONFLICT: 'An account with this email already exists',
   TTS_ERR_PAYLOAD_TOO_LARGE: 'Request body is larger than the limit of 262144 bytes',
   TTS_ERR_AUDIO_TOO_LONG: 'The audio would be longer than the limit of 30 min: the synthesis was stopped',
+  TTS_ERR_PRECONDITION_FAILED: "The file does not meet the request's If-Match condition",
   TTS_ERR_RANGE_NOT_SATISFIABLE: 'The requested range is outside the file',
   TTS_ERR_UNSUPPORTED_FORMAT: 'Format aac cannot be produced for this request',
   TTS_ERR_RATE_LIMITED: 'The provider is rate limiting requests; retry later',

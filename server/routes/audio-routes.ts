@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { CONTENT_TYPES, GatewayError, gatewayError, isAudioFormat, type AudioStore, type LocatedAudio } from '../../core';
+import { checkDownloadPreconditions } from './download-preconditions';
 import { decideRange } from './download-range';
 import { FirstByteDeadline } from './first-byte-deadline';
 
@@ -32,7 +33,8 @@ export interface AudioRoutesOptions {
 
 /**
  * Handler of GET and HEAD /api/v1/audio/download/:file. The bytes come from the AudioStore
- * (a folder or a bucket) through the gateway, with Range, If-Range and conditional GET.
+ * (a folder or a bucket) through the gateway, with Range, If-Range and conditional GET
+ * (If-Match and If-Unmodified-Since: 412; If-None-Match and If-Modified-Since: 304).
  */
 export function createAudioRoutes(audioStore: AudioStore, options: AudioRoutesOptions) {
   const now = options.now ?? Date.now;
@@ -52,6 +54,7 @@ export function createAudioRoutes(audioStore: AudioStore, options: AudioRoutesOp
     // The link is the capability: a page on another origin may play it in an <audio> element.
     response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     response.setHeader('Accept-Ranges', 'bytes');
+    checkDownloadPreconditions(request, etag, audio.mtime);
     if (request.fresh) {
       response.status(304).end();
       return;

@@ -144,10 +144,10 @@ describe('server CORS and security headers', () => {
       .options(path)
       .set('Origin', 'https://app.example.com')
       .set('Access-Control-Request-Method', 'GET')
-      .set('Access-Control-Request-Headers', 'range, if-range, if-none-match, if-modified-since')
+      .set('Access-Control-Request-Headers', 'range, if-range, if-none-match, if-modified-since, if-match, if-unmodified-since')
       .expect(204);
     const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(',');
-    expect(allowed).to.include.members(['range', 'if-range', 'if-none-match', 'if-modified-since']);
+    expect(allowed).to.include.members(['range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since']);
     const whole = await request(testApp.app).get(path).set('Origin', 'https://app.example.com').expect(200);
     const exposed = String(whole.headers['access-control-expose-headers']).split(',');
     expect(exposed).to.include('ETag');

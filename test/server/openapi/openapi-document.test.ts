@@ -107,7 +107,7 @@ describe('server GET /openapi.json', () => {
   it("documents the download's 503, a store that fails or does not start sending within storage.readTimeout, with Retry-After", () => {
     for (const method of ['get', 'head']) {
       const responses = document.paths['/api/v1/audio/download/{file}'][method].responses;
-      expect(Object.keys(responses), method).to.deep.equal(['200', '206', '304', '404', '416', '500', '503']);
+      expect(Object.keys(responses), method).to.deep.equal(['200', '206', '304', '404', '412', '416', '500', '503']);
       expect(responses['503'].description).to.equal('`TTS_ERR_UNAVAILABLE`');
       expect(responses['503'] as unknown).to.have.nested.property('headers.Retry-After');
     }
