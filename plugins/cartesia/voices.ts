@@ -12,7 +12,12 @@ interface CartesiaVoice {
   readonly gender?: unknown;
 }
 
-/** A page of `GET /voices`: `has_more` says whether `starting_after=<last id>` gives more. */
+/**
+ * A page of `GET /voices`. API versions up to 2025-04-16 document `has_more` ("Whether there are
+ * more Voices to fetch (using `starting_after=id` ...)"); the official SDKs for the current
+ * versions read `data` only and ask for `starting_after=<last id>` until a page comes back empty
+ * (cartesia-js src/core/pagination.ts, `hasNextPage`; cartesia-python src/cartesia/pagination.py).
+ */
 interface VoicePage {
   readonly data?: unknown;
   readonly has_more?: unknown;
@@ -37,7 +42,13 @@ function toVoiceInfo(voice: CartesiaVoice): VoiceInfo {
   };
 }
 
-/** Every voice the key can use, following the cursor until `has_more` is false. */
+/**
+ * Every voice the key can use: follows the cursor until an empty page (the SDKs' rule) or an
+ * explicit `has_more: false` (the older versions' word for the last page), so a version that
+ * drops `has_more` still lists everything. A page that adds no voice not seen before ends the
+ * listing too: a server that ignores the cursor and repeats a page would otherwise be asked again
+ * and again until MAX_PAGES.
+ */
 export async function listCartesiaVoices(options: CartesiaOptions, fetchFunction: typeof fetch, signal?: AbortSignal): Promise<VoiceInfo[]> {
   const voices = new Map<string, VoiceInfo>();
   let startingAfter: string | undefined;
@@ -46,8 +57,9 @@ export async function listCartesiaVoices(options: CartesiaOptions, fetchFunction
     const answer = await requestVoicePage<VoicePage>(options, fetchFunction, query, signal);
     if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.data)) throw badUpstreamResponse(PROVIDER, 'the voice page has no data list');
     const pageVoices = (answer.data as CartesiaVoice[]).map(toVoiceInfo);
+    const knownBefore = voices.size;
     for (const voice of pageVoices) voices.set(voice.voiceId, voice);
-    if (answer.has_more !== true || pageVoices.length === 0) return [...voices.values()];
+    if (answer.has_more === false || voices.size === knownBefore) return [...voices.values()];
     startingAfter = pageVoices[pageVoices.length - 1].voiceId;
   }
   throw badUpstreamResponse(PROVIDER, `the voice list did not end after ${MAX_PAGES} pages`);

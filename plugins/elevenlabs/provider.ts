@@ -13,11 +13,13 @@ import { PROVIDER } from './errors';
 import { listModels } from './models';
 import type { ElevenLabsOptions } from './options-schema';
 import { toElevenLabsCall, type ElevenLabsCall } from './request-body';
+import { StoredVoiceSettings } from './voice-settings';
 import { fetchVoices } from './voices';
 
 /** One configured ElevenLabs account. Every model speaks with every voice of the account. */
 export class ElevenLabsProvider implements TtsProvider {
   private readonly client: ElevenLabsClient;
+  private readonly storedSettings: StoredVoiceSettings;
   /** Shared by concurrent callers (the catalog asks once per model at the same moment). */
   private voicesInFlight?: Promise<VoiceInfo[]>;
 
@@ -26,6 +28,7 @@ export class ElevenLabsProvider implements TtsProvider {
     private readonly context: PluginContext,
   ) {
     this.client = new ElevenLabsClient(options, context.fetch);
+    this.storedSettings = new StoredVoiceSettings(this.client, context.logger);
   }
 
   models(signal?: AbortSignal): Promise<readonly ModelInfo[]> {
@@ -42,16 +45,23 @@ export class ElevenLabsProvider implements TtsProvider {
   }
 
   async synthesize(request: ProviderSynthesisRequest): Promise<ProviderAudio> {
-    const call = toElevenLabsCall(request, this.options);
+    const call = await this.callFor(request);
     const audio = await this.client.textToSpeech(request.voice, call.outputFormat, call.body, request.signal);
     if (call.sampleRate !== undefined && audio.byteLength % 2 !== 0) throw oddPcm();
     return { audio, ...describe(request, call), warnings: [] };
   }
 
   async synthesizeStream(request: ProviderSynthesisRequest): Promise<ProviderAudioStream> {
-    const call = toElevenLabsCall(request, this.options);
+    const call = await this.callFor(request);
     const chunks = await this.client.streamTextToSpeech(request.voice, call.outputFormat, call.body, request.signal);
     return { chunks: call.sampleRate !== undefined ? wholeSamples(chunks) : chunks, ...describe(request, call), warnings: [] };
+  }
+
+  /** The call for a request; a speed goes with the voice's stored settings (see voice-settings.ts). */
+  private async callFor(request: ProviderSynthesisRequest): Promise<ElevenLabsCall> {
+    const call = toElevenLabsCall(request, this.options); // refuses an unsupported format before any network call
+    if (request.speed === undefined) return call;
+    return toElevenLabsCall(request, this.options, await this.storedSettings.withSpeed(request.voice, request.speed, request.signal));
   }
 }
 

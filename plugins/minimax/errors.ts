@@ -21,13 +21,21 @@ export const PROVIDER = 'MiniMax';
 /**
  * Classes of the codes in MiniMax's error-code table (platform.minimax.io/docs/api-reference/errorcode):
  * 1004 and 2049 mean the key is wrong or inactive, 1008 "insufficient balance" is a billing stop,
- * 1001 is MiniMax's own request timeout; the rate limits are listed below. Other codes are failures
+ * 2056 "usage limit exceeded" asks to wait for the plan's next 5-hour window (no retry within a
+ * request's life cures it), 1001 is MiniMax's own request timeout; the rate limits are listed below.
+ * 1028 and 1030 (quota exhausted) and 2061 (the model is not in the account's plan) are not in the
+ * table; MiniMax's own CLI (MiniMax-AI/cli, src/errors/api.ts) classes all three as the account's
+ * quota or plan, to be cured by a top-up or an upgrade, not by retrying. Other codes are failures
  * (on an HTTP error answer, classed by its status).
  */
 const FAILURES: ReadonlyMap<number, UpstreamFailure> = new Map([
   [1004, 'credentials'],
   [2049, 'credentials'],
   [1008, 'quota'],
+  [1028, 'quota'],
+  [1030, 'quota'],
+  [2056, 'quota'],
+  [2061, 'quota'],
   [1001, 'timeout'],
 ]);
 
@@ -60,10 +68,11 @@ export function readBaseResponse(base: BaseResponse | undefined): UpstreamErrorR
 
 /**
  * Codes the error-code table answers with "Please retry your requests later": 1000 (unknown
- * error) and 1024 (internal error). Inside an HTTP 200 no status tells the gateway's retry layer
- * that they pass, so they are raised as MiniMax being unavailable for now (503, retried).
+ * error), 1024 (internal error) and 1033 (system error / a downstream service failed). Inside an
+ * HTTP 200 no status tells the gateway's retry layer that they pass, so they are raised as MiniMax
+ * being unavailable for now (503, retried).
  */
-const RETRY_LATER_CODES: ReadonlySet<number> = new Set([1000, 1024]);
+const RETRY_LATER_CODES: ReadonlySet<number> = new Set([1000, 1024, 1033]);
 
 function passingFailure(code: number, reading: UpstreamErrorReading, secrets: readonly string[]): GatewayError {
   const providerMessage = reading.providerMessage ? redactSecrets(reading.providerMessage, secrets) : undefined;

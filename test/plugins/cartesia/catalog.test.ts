@@ -15,7 +15,7 @@ describe('cartesia plugin: models and voices', () => {
     }
   });
 
-  it('follows the starting_after cursor until has_more is false and maps VoiceDto', async () => {
+  it('follows the starting_after cursor, stops at has_more: false without asking for an empty page, and maps VoiceDto', async () => {
     const replay = await replayFixture('cartesia', 'voices-paged');
     try {
       const voices = await (await createProvider()).voices('sonic-3');
@@ -35,6 +35,32 @@ describe('cartesia plugin: models and voices', () => {
       ]);
       expect(replay.requests[1].headers['cartesia-version']).to.equal('2026-03-01');
       expect(replay.requests[1].headers.authorization).to.equal('Bearer sk_car_test0123456789');
+    } finally {
+      replay.done();
+    }
+  });
+
+  it('keeps paging while pages come without has_more (the SDKs\' rule) and stops at the empty page', async () => {
+    const replay = await replayFixture('cartesia', 'voices-paged-until-empty');
+    try {
+      const voices = await (await createProvider()).voices('sonic-3');
+      expect(voices.map((voice) => voice.voiceName)).to.deep.equal(['Barbershop Man', 'Sarah', 'Hannah', 'My Clone']);
+      expect(replay.requests.map((request) => request.path)).to.deep.equal([
+        '/voices?limit=100',
+        '/voices?limit=100&starting_after=694f9389-aac1-45b6-b726-9d9369183238',
+        '/voices?limit=100&starting_after=f9a4b3c2-1d0e-4f5a-9b8c-7d6e5f4a3b21',
+      ]);
+    } finally {
+      replay.done();
+    }
+  });
+
+  it('ends the listing when the server repeats a page (has_more still true) instead of asking for it again and again', async () => {
+    const replay = await replayFixture('cartesia', 'voices-repeated-page');
+    try {
+      const voices = await (await createProvider()).voices('sonic-3');
+      expect(voices.map((voice) => voice.voiceName)).to.deep.equal(['Barbershop Man', 'Sarah']);
+      expect(replay.requests).to.have.length(2);
     } finally {
       replay.done();
     }

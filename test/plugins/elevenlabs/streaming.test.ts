@@ -14,18 +14,31 @@ describe('elevenlabs plugin: native streaming (/stream) against a local stand-in
   const suite = standInProvider((baseUrl) => createProvider({ baseUrl }));
 
   it('posts to /v1/text-to-speech/{voice}/stream and hands on the first bytes before the last piece is sent', async () => {
-    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ speed: 1.1 })), AUDIO_HEADERS, speech.subarray(0, half));
+    const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), AUDIO_HEADERS, speech.subarray(0, half));
     expect(started.request.method).to.equal('POST');
     expect(started.request.path).to.equal(`/v1/text-to-speech/${RACHEL}/stream?output_format=mp3_44100_128`);
     expect(started.request.headers['xi-api-key']).to.equal(TEST_KEY);
     expect(started.request.headers['content-type']).to.equal('application/json');
-    expect(JSON.parse(started.request.body.toString())).to.deep.equal({ text: 'Hello.', model_id: 'eleven_multilingual_v2', voice_settings: { speed: 1.1 } });
+    expect(JSON.parse(started.request.body.toString())).to.deep.equal({ text: 'Hello.', model_id: 'eleven_multilingual_v2' });
     expect(isLeadingPart(started.first, speech.subarray(0, half)), 'the first chunk is the start of the first piece').to.equal(true);
     expect(started.stream.format).to.equal('mp3');
 
     await started.answer.end(speech.subarray(half));
     const rest = await readAll(started.iterator);
     expect(Buffer.concat([started.first, rest]).equals(Buffer.from(speech))).to.equal(true);
+  });
+
+  it("reads the voice's stored settings first when a speed is asked, and streams with them", async () => {
+    const settings = suite.standIn.nextAnswer();
+    const opening = suite.provider.synthesizeStream!(synthesisRequest({ speed: 1.1 }));
+    expect((await settings.request).path).to.equal(`/v1/voices/${RACHEL}/settings`);
+    const speechAnswer = suite.standIn.nextAnswer();
+    await settings.answer(200, { 'content-type': 'application/json' }, JSON.stringify({ stability: 0.5, use_speaker_boost: true, similarity_boost: 0.75, style: 0, speed: 1 }));
+    const speechRequest = await speechAnswer.request;
+    expect(speechRequest.path).to.equal(`/v1/text-to-speech/${RACHEL}/stream?output_format=mp3_44100_128`);
+    expect(JSON.parse(speechRequest.body.toString()).voice_settings).to.deep.equal({ stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true, speed: 1.1 });
+    await speechAnswer.answer(200, AUDIO_HEADERS, speech);
+    expect(Buffer.from(await readAll((await opening).chunks)).equals(Buffer.from(speech))).to.equal(true);
   });
 
   it('streams pcm at the configured rate', async () => {

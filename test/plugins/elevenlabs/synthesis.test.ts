@@ -23,7 +23,7 @@ describe('elevenlabs plugin: synthesis', () => {
     }
   });
 
-  it('asks for pcm_24000 with voice_settings.speed and reports the sample rate', async () => {
+  it("asks for pcm_24000 with voice_settings.speed beside the voice's stored settings and reports the sample rate", async () => {
     const replay = await replayFixture('elevenlabs', 'speech-pcm-speed');
     try {
       const provider = await createProvider();
@@ -31,8 +31,11 @@ describe('elevenlabs plugin: synthesis', () => {
       expect(result.format).to.equal('pcm');
       expect(result.sampleRate).to.equal(24000);
       expect(result.audio.byteLength % 2).to.equal(0);
-      expect(replay.requests[0].path).to.equal(`/v1/text-to-speech/${RACHEL}?output_format=pcm_24000`);
-      expect(JSON.parse(replay.requests[0].body).voice_settings).to.deep.equal({ speed: 1.15 });
+      expect(replay.requests[0]).to.include({ method: 'GET', path: `/v1/voices/${RACHEL}/settings` });
+      expect(replay.requests[0].headers['xi-api-key']).to.equal(TEST_KEY);
+      expect(replay.requests[1].path).to.equal(`/v1/text-to-speech/${RACHEL}?output_format=pcm_24000`);
+      // A partial voice_settings is not documented to keep the other stored values: they go along.
+      expect(JSON.parse(replay.requests[1].body).voice_settings).to.deep.equal({ stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true, speed: 1.15 });
     } finally {
       replay.done();
     }

@@ -3,6 +3,7 @@ import nock from 'nock';
 import { isTransientFailure } from '../../../core/resilience';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
+import { readBaseResponse } from '../../../plugins/minimax/errors';
 import { createProvider, synthesisRequest } from './harness';
 
 const failure = (scenario: string) =>
@@ -53,6 +54,33 @@ describe('minimax plugin: upstream failures', () => {
     expect(isTransientFailure(error)).to.equal(true);
     expect(error.details[0]).to.include({ providerCode: '1024' });
     expect(error.logContext).to.include({ providerMessage: 'internal error' });
+  });
+
+  for (const [scenario, code] of [
+    ['quota-exhausted', '1028'],
+    ['model-not-in-plan', '2061'],
+    ['usage-window-exhausted', '2056'],
+  ] as const) {
+    it(`maps ${code} (${scenario}), the account's quota or plan, to TTS_ERR_UPSTREAM_QUOTA (502, not retried)`, async () => {
+      const error = await failure(scenario);
+      expect(error.code).to.equal('TTS_ERR_UPSTREAM_QUOTA');
+      expect(error.status).to.equal(502);
+      expect(error.retryable).to.equal(false);
+      expect(isTransientFailure(error)).to.equal(false);
+      expect(error.details[0]).to.include({ providerCode: code });
+    });
+  }
+
+  it('classes 1030 (quota exhausted, as MiniMax\'s CLI reads it) with 1028', () => {
+    expect(readBaseResponse({ status_code: 1030, status_msg: 'quota exhausted' })).to.include({ failure: 'quota', providerCode: '1030' });
+  });
+
+  it('maps base_resp 1033 (system error, "Please retry your requests later") on an HTTP 200 to a failure the gateway retries', async () => {
+    const error = await failure('system-error');
+    expect(error.code).to.equal('TTS_ERR_UNAVAILABLE');
+    expect(error.status).to.equal(503);
+    expect(isTransientFailure(error)).to.equal(true);
+    expect(error.details[0]).to.include({ providerCode: '1033' });
   });
 
   it('keeps invalid params (2013) on an HTTP 200 out of the retries', async () => {
