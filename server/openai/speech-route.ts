@@ -7,7 +7,7 @@ import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf, streamErr
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
-import { checkSynthesisText } from '../validation/synthesis-text';
+import { checkSynthesisText, checkUnicodeText } from '../validation/synthesis-text';
 import { sendSpeechEvents } from './send-sse';
 import { OPENAI_CONTENT_TYPES, type SpeechBody } from './speech-schema';
 
@@ -43,6 +43,8 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
   return async function speech(request: Request, response: Response): Promise<void> {
     const body = request.body as SpeechBody;
     const characters = checkSynthesisText(body.input, 'input');
+    // Free text sent on to the provider as well (a voice's style, for gpt-4o-mini-tts).
+    if (body.instructions !== undefined) checkUnicodeText(body.instructions, 'instructions');
     const { account, keyId } = principalOf(response);
     const requestId = requestIdOf(response);
     const format = body.response_format;

@@ -8,14 +8,21 @@ import { codePointCount, GatewayError, hasLoneSurrogate, MAX_TEXT_CODE_POINTS } 
 const SPEAKABLE = /[^\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
+ * Refuses a string with a lone surrogate (400 `invalid_unicode` naming `field`): sent on, it would
+ * reach the provider as U+FFFD, so what is spoken or followed is not what the client wrote.
+ */
+export function checkUnicodeText(text: string, field: string): void {
+  if (hasLoneSurrogate(text)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be valid Unicode text (it holds a lone surrogate)`, { details: [{ field, reason: 'invalid_unicode' }] });
+  }
+}
+
+/**
  * Checks `text` is Unicode text of 1..10,000 code points with something to speak; returns its
  * length. `field` names it in errors. The one text check of tts-sync, tts-stream and /v1/audio/speech.
  */
 export function checkSynthesisText(text: string, field = 'text'): number {
-  // A lone surrogate would reach the provider as U+FFFD: the client's text is not what is spoken.
-  if (hasLoneSurrogate(text)) {
-    throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be valid Unicode text (it holds a lone surrogate)`, { details: [{ field, reason: 'invalid_unicode' }] });
-  }
+  checkUnicodeText(text, field);
   const codePoints = codePointCount(text);
   if (codePoints === 0 || codePoints > MAX_TEXT_CODE_POINTS) {
     throw new GatewayError('TTS_ERR_VALIDATION', `${field} must be between 1 and ${MAX_TEXT_CODE_POINTS} characters long`, {

@@ -42,4 +42,13 @@ describe('server: synthesis text must be valid Unicode', () => {
     await post('/v1/audio/speech', '{"model":"tts-1","voice":"alloy","input":"Hello \\ud83d\\ude00"}').expect(200);
     expect(test.synthesisCalls).to.have.length(1);
   });
+
+  it("refuses instructions with a lone surrogate on /v1/audio/speech with param instructions; a pair passes", async () => {
+    const body = (instructions: string) => `{"model":"tts-1","voice":"alloy","input":"Hello","instructions":"${instructions}"}`;
+    const answer = await post('/v1/audio/speech', body('Speak \\ud800 softly')).expect(400);
+    expect(answer.body.error).to.include({ type: 'invalid_request_error', param: 'instructions' });
+    expect(test.synthesisCalls).to.have.length(0);
+    await post('/v1/audio/speech', body('Speak \\ud83d\\ude00 softly')).expect(200);
+    expect(test.synthesisCalls.map((call) => call.request.instructions)).to.deep.equal(['Speak \u{1f600} softly']);
+  });
 });
