@@ -135,25 +135,33 @@ export class CachedSynthesis {
       const shared = await this.rereadHit(key, context);
       if (shared) return shared;
     }
-    // Shared by every identical request that arrives meanwhile, so no single client's leaving stops it.
-    const synthesis = this.synthesizeOnce(key, request, context);
+    if (this.options.sharedFlight) wait.startsAfterLock();
+    // Shared by every identical request that arrives meanwhile, so no single client's leaving
+    // stops it once it runs (its wait for another replica's lock is its starter's: see synthesizeOnce).
+    const synthesis = this.synthesizeOnce(key, request, context, wait);
     this.listUnderWay(key, synthesis);
     const result = await wait.forOwn(synthesis);
     if (result) return extended(result, { cache: 'miss' as const });
     // Another replica made it meanwhile, or its holder failed (or the file is gone already): this
-    // one makes it, under the lock again, so that the replicas that waited make one call, not one each.
+    // one makes it, under the lock again, so that the replicas that waited make one call, not one
+    // each; within its own deadline, as the first try.
     const made = await this.rereadHit(key, context);
     if (made) return made;
-    const retried = await this.synthesizeOnce(key, request, context);
+    const retried = await wait.forOwn(this.synthesizeOnce(key, request, context, wait));
     if (retried) return extended(retried, { cache: 'miss' as const });
-    return (await this.rereadHit(key, context)) ?? extended(await this.synthesizeAndRemember(key, request, context), { cache: 'miss' as const });
+    return (await this.rereadHit(key, context)) ?? extended(await wait.forOwn(this.synthesizeAndRemember(key, request, context)), { cache: 'miss' as const });
   }
 
-  /** Synthesizes and remembers; with a shared flight only one replica at a time does, and undefined means another one did. */
-  private async synthesizeOnce(key: string, request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisResult | undefined> {
+  /**
+   * Synthesizes and remembers; with a shared flight only one replica at a time does, and
+   * undefined means another one did. The wait for another replica's lock stops at the limits of
+   * `wait`'s request (identical requests of this process that waited for it then go on by
+   * themselves, under the lock again; a lock taken after is given back at once).
+   */
+  private async synthesizeOnce(key: string, request: SynthesisRequest, context: SynthesisContext, wait: SharedWait): Promise<SynthesisResult | undefined> {
     const flight = this.options.sharedFlight;
     if (!flight) return this.synthesizeAndRemember(key, request, context);
-    const release = await flight.acquire(key);
+    const release = await wait.forLock((signal) => flight.acquire(key, signal));
     if (!release) return undefined;
     try {
       // The previous holder may have finished just before this one took the lock (a remembered

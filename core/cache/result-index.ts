@@ -24,7 +24,9 @@ export interface SharedFlight {
    * Takes the key's lock and answers how to release it; or, while another replica holds it,
    * waits until it is released and answers undefined (the caller looks the key up again). A lock
    * whose holder died expires and is taken then. Without the shared store it answers a release
-   * that does nothing: the replica goes on alone.
+   * that does nothing: the replica goes on alone. `signal` (the request's own limits) stops the
+   * wait: it rejects with the signal's reason, leaves the holder's lock as it is, and gives back
+   * at once a lock it took meanwhile (no one is left to use it, and others may be waiting for it).
    */
-  acquire(key: string): Promise<ReleaseFlight | undefined>;
+  acquire(key: string, signal?: AbortSignal): Promise<ReleaseFlight | undefined>;
 }

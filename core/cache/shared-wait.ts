@@ -9,6 +9,7 @@ import { explainFailure } from '../synthesis/explain-failure';
  * request that came later, or waited for one that failed first, would otherwise wait past its
  * own. Past either limit this request stops waiting (with its signal's reason, or a 504
  * `TTS_ERR_TIMEOUT`); the synthesis goes on for the others and is remembered for later requests.
+ * The same limits bound its wait for another replica's single-flight lock (`forLock`).
  */
 export class SharedWait {
   private readonly deadline: number | undefined;
@@ -22,6 +23,11 @@ export class SharedWait {
     this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
   }
 
+  /** The synthesis this request makes may start late: it waits first for a lock another replica may hold (`forLock`). */
+  startsAfterLock(): void {
+    this.waited = true;
+  }
+
   /** Waits for another request's synthesis to end, whatever its outcome, within this request's limits. */
   forOther(running: Promise<unknown>): Promise<void> {
     this.waited = true;
@@ -33,10 +39,27 @@ export class SharedWait {
   }
 
   /**
+   * Takes the key's lock across replicas (SharedFlight.acquire, given a signal for this request's
+   * limits), which another replica may hold: past either limit this request stops waiting for it.
+   */
+  async forLock<Value>(acquire: (signal: AbortSignal | undefined) => Promise<Value>): Promise<Value> {
+    if (this.deadline === undefined) return acquire(this.signal);
+    const bound = new LinkedAbort([this.signal], Math.max(0, this.deadline - Date.now()));
+    try {
+      return await acquire(bound.signal);
+    } catch (error) {
+      throw bound.signal.aborted ? this.reasonOf(bound.signal) : error;
+    } finally {
+      bound.dispose();
+    }
+  }
+
+  /**
    * The answer of a synthesis this request started. Its deadline, counted from when it started,
-   * ends after this request's own when this request first waited for another: then it is
-   * answered by this request's deadline. A client leaving does not stop it (no cancel for the
-   * request that made the call, as without the cache).
+   * ends after this request's own when this request first waited for another (or may wait for
+   * another replica's lock, see `startsAfterLock`): then it is answered by this request's
+   * deadline. A client leaving does not stop it once it runs (no cancel for the request that made
+   * the call, as without the cache).
    */
   forOwn<Value>(synthesis: Promise<Value>): Promise<Value> {
     return this.waited ? this.within(synthesis, undefined) : synthesis;

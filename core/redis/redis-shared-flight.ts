@@ -53,19 +53,28 @@ export class RedisSharedFlight implements SharedFlight {
     this.subscriber.subscribe(this.channel).catch(() => undefined);
   }
 
-  async acquire(key: string): Promise<ReleaseFlight | undefined> {
+  async acquire(key: string, signal?: AbortSignal): Promise<ReleaseFlight | undefined> {
     const lock = this.lockPrefix + key;
     const token = randomUUID();
     for (;;) {
+      signal?.throwIfAborted();
       let taken: boolean;
       try {
         taken = (await this.options.client.set(lock, token, 'PX', this.lockTtlMs, 'NX')) === 'OK';
       } catch {
+        signal?.throwIfAborted();
         return ALONE;
       }
+      // Stopped while the lock was being taken: no one will use it, and other replicas may wait for it.
+      if (signal?.aborted) {
+        if (taken) await this.giveBack(key, lock, token);
+        throw signal.reason;
+      }
       if (taken) return this.hold(key, lock, token);
-      // Released (done or failed): the caller looks again. Gone without a word: the holder died, try to take it.
-      if (await this.released(key, lock)) return undefined;
+      // Released (done or failed): the caller looks again. Gone without a word: the holder died, try
+      // to take it. Stopped: the loop's first line answers the signal's reason.
+      const waited = await this.released(key, lock, signal);
+      if (waited === 'released') return undefined;
     }
   }
 
@@ -80,40 +89,48 @@ export class RedisSharedFlight implements SharedFlight {
     renewal.unref();
     return async () => {
       clearInterval(renewal);
-      try {
-        await client.eval(RELEASE_SCRIPT, 1, lock, token);
-        await client.publish(this.channel, key);
-      } catch {
-        // Redis went away: the lock expires by itself, the waiters notice by looking.
-      }
+      await this.giveBack(key, lock, token);
     };
   }
 
+  /** Deletes the lock if still this holder's and tells the waiters. */
+  private async giveBack(key: string, lock: string, token: string): Promise<void> {
+    try {
+      await this.options.client.eval(RELEASE_SCRIPT, 1, lock, token);
+      await this.options.client.publish(this.channel, key);
+    } catch {
+      // Redis went away: the lock expires by itself, the waiters notice by looking.
+    }
+  }
+
   /**
-   * Waits until the holder's release message arrives (true) or the lock is gone without one
-   * (false). Redis unreachable meanwhile: true, so the caller goes on.
+   * Waits until the holder's release message arrives ('released', also when Redis is
+   * unreachable meanwhile, so the caller goes on), the lock is gone without one ('gone'), or
+   * `signal` stops the wait ('stopped'; the lock stays as it is, for the others).
    */
-  private async released(key: string, lock: string): Promise<boolean> {
+  private async released(key: string, lock: string, signal: AbortSignal | undefined): Promise<'released' | 'gone' | 'stopped'> {
     let wake!: () => void;
-    const woken = new Promise<'woken'>((resolve) => (wake = () => resolve('woken')));
+    const woken = new Promise<'released'>((resolve) => (wake = () => resolve('released')));
+    let stop!: () => void;
+    const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
+    if (signal?.aborted) return 'stopped';
+    signal?.addEventListener('abort', stop);
     const waiting = this.waiters.get(key) ?? new Set();
     waiting.add(wake);
     this.waiters.set(key, waiting);
     try {
       for (;;) {
-        let held: number;
-        try {
-          held = await this.options.client.exists(lock);
-        } catch {
-          return true;
-        }
-        if (held === 0) return false;
+        const held = await Promise.race([this.options.client.exists(lock).catch(() => 'unreachable' as const), stopped]);
+        if (held === 'stopped') return held;
+        if (held === 'unreachable') return 'released';
+        if (held === 0) return 'gone';
         let timer: NodeJS.Timeout | undefined;
-        const outcome = await Promise.race([woken, new Promise<'look'>((resolve) => (timer = setTimeout(() => resolve('look'), this.pollMs)))]);
+        const outcome = await Promise.race([woken, stopped, new Promise<'look'>((resolve) => (timer = setTimeout(() => resolve('look'), this.pollMs)))]);
         clearTimeout(timer);
-        if (outcome === 'woken') return true;
+        if (outcome !== 'look') return outcome;
       }
     } finally {
+      signal?.removeEventListener('abort', stop);
       waiting.delete(wake);
       if (waiting.size === 0 && this.waiters.get(key) === waiting) this.waiters.delete(key);
     }
