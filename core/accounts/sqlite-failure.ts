@@ -17,6 +17,11 @@ function codeOf(error: unknown): string {
 const FULL_PREFIXES = ['SQLITE_FULL'];
 /** The file cannot be read or written now: an I/O error, a file that cannot be opened, a read-only file or mount. */
 const UNREACHABLE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'];
+/**
+ * The file is damaged (a torn write, a disk fault, a file replaced by something else): no retry
+ * mends it, but it is the operator's outage to repair from a backup, not a bug of the gateway.
+ */
+const DAMAGED_PREFIXES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB'];
 
 const hasPrefix = (code: string, prefixes: readonly string[]): boolean => prefixes.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 
@@ -25,12 +30,13 @@ function unavailability(code: string, busyTimeoutMs: number): { reason: string; 
   if (hasPrefix(code, LOCKED_PREFIXES)) return { reason: `another connection held its lock for more than ${durationText(busyTimeoutMs)}`, detail: 'database_timeout' };
   if (hasPrefix(code, FULL_PREFIXES)) return { reason: 'its disk is full', detail: 'database_full' };
   if (hasPrefix(code, UNREACHABLE_PREFIXES)) return { reason: 'its file cannot be read or written', detail: 'database_unreachable' };
+  if (hasPrefix(code, DAMAGED_PREFIXES)) return { reason: 'its file is damaged', detail: 'database_damaged' };
   return undefined;
 }
 
 /**
  * A SQLite failure as the client should hear it: a database locked for longer than the busy
- * timeout, on a full disk, or whose file cannot be read or written is unavailable for now (503
+ * timeout, on a full disk, whose file cannot be read or written or is damaged is unavailable (503
  * with Retry-After), as PostgreSQL's timed-out or unreachable one is (postgres-failure.ts), not a
  * bug (500). Neither the SQL nor SQLite's text reaches the answer; the original stays the cause,
  * and its code goes to the log. Anything else (a constraint, a bug) passes unchanged.
