@@ -16,6 +16,7 @@ import { SqliteAccountLimits } from './sqlite-account-limits';
 import { SqliteActivityWriters } from './sqlite-activity-writers';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
 import { sqliteFailure } from './sqlite-failure';
+import { retryWhileLocked } from './sqlite-lock-retry';
 
 interface AccountRow {
   id: string;
@@ -69,9 +70,9 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 export interface SqliteAccountStoreOptions {
   /**
-   * How long a statement waits for another connection's lock (SQLite's busy timeout), then fails
-   * with 503. The wait is synchronous: the whole process waits with it. Migrations at the start
-   * wait at least the default.
+   * How long a statement waits for another connection's lock, then fails with 503. The statement
+   * is tried again between pauses (sqlite-lock-retry.ts), so the process goes on meanwhile.
+   * Migrations at the start wait at least the default, in SQLite's own (synchronous) busy wait.
    */
   readonly busyTimeoutMs?: number;
 }
@@ -103,7 +104,9 @@ export class SqliteAccountStore implements AccountStore {
     // A start while the CLI writes waits as it always did; requests then get the configured limit.
     this.database.pragma(`busy_timeout = ${Math.max(this.busyTimeoutMs, DEFAULT_BUSY_TIMEOUT_MS)}`);
     this.migrate(migrations);
-    this.database.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    // No synchronous wait from now on: SQLite's busy wait sleeps the whole process (every request
+    // and stream). A statement a lock stops is tried again after a pause instead (guarded).
+    this.database.pragma('busy_timeout = 0');
     this.dailyUsage = new SqliteDailyUsage(this.database);
     this.limits = new SqliteAccountLimits(this.database);
     this.dataVersion = this.database.prepare('PRAGMA data_version').pluck();
@@ -151,7 +154,7 @@ export class SqliteAccountStore implements AccountStore {
       this.insertKey(key);
     });
     try {
-      insert();
+      await retryWhileLocked(insert, this.busyTimeoutMs);
       return 'created';
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate-email';
@@ -160,17 +163,17 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
-    const row = this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined);
+    const row = await this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined);
     return row && toAccount(row);
   }
 
   async findAccountById(id: string): Promise<AccountRecord | undefined> {
-    const row = this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined);
+    const row = await this.guarded(() => this.database.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined);
     return row && toAccount(row);
   }
 
   async createApiKey(key: ApiKeyRecord): Promise<void> {
-    this.guarded(() => this.insertKey(key));
+    await this.guarded(() => this.insertKey(key));
   }
 
   private insertKey(key: ApiKeyRecord): void {
@@ -182,17 +185,17 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined);
+    const row = await this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined);
     return row && toApiKey(row);
   }
 
   async listApiKeys(accountId: string): Promise<readonly ApiKeyRecord[]> {
-    const rows = this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid').all(accountId) as ApiKeyRow[]);
+    const rows = await this.guarded(() => this.database.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid').all(accountId) as ApiKeyRow[]);
     return rows.map(toApiKey);
   }
 
   async revokeApiKey(accountId: string, keyId: string, revokedAt: number): Promise<boolean> {
-    const result = this.guarded(() =>
+    const result = await this.guarded(() =>
       // An expired key is no live key: it answers as the sweep leaves it, gone (see AccountStore).
       this.database
         .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)')
@@ -202,15 +205,15 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async touchApiKey(keyId: string, usedAt: number): Promise<void> {
-    this.guarded(() => this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId));
+    await this.guarded(() => this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(usedAt, keyId));
   }
 
   async deleteExpiredApiKeys(now: number): Promise<number> {
-    return this.guarded(() => this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes);
+    return await this.guarded(() => this.database.prepare('DELETE FROM api_keys WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes);
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
-    this.guarded(() => this.writeActivity(activity));
+    await this.guarded(() => this.writeActivity(activity));
   }
 
   /** SQLite's `data_version`: it changes when another connection commits, never for this one's own writes. */
@@ -227,19 +230,19 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {
-    return this.guarded(() => this.dailyUsage.list(accountId, fromDay, toDay));
+    return await this.guarded(() => this.dailyUsage.list(accountId, fromDay, toDay));
   }
 
   async getAccountLimits(accountId: string): Promise<AccountLimits> {
-    return this.guarded(() => this.limits.get(accountId));
+    return await this.guarded(() => this.limits.get(accountId));
   }
 
   async setAccountLimits(accountId: string, limits: AccountLimitsUpdate): Promise<boolean> {
-    return this.guarded(() => this.limits.set(accountId, limits));
+    return await this.guarded(() => this.limits.set(accountId, limits));
   }
 
   async listUsage(accountId: string): Promise<readonly UsageRecord[]> {
-    const rows = this.guarded(() => this.database.prepare('SELECT * FROM usage_records WHERE account_id = ? ORDER BY created_at, id').all(accountId) as UsageRow[]);
+    const rows = await this.guarded(() => this.database.prepare('SELECT * FROM usage_records WHERE account_id = ? ORDER BY created_at, id').all(accountId) as UsageRow[]);
     return rows.map((row) => ({
       accountId: row.account_id,
       keyId: row.key_id,
@@ -251,13 +254,16 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async ping(): Promise<void> {
-    this.guarded(() => this.database.prepare('SELECT 1').get());
+    await this.guarded(() => this.database.prepare('SELECT 1').get());
   }
 
-  /** Runs a statement; a lock held past the busy timeout, a full disk or an unusable file is a 503 (sqlite-failure.ts), anything else passes. */
-  private guarded<Value>(statement: () => Value): Value {
+  /**
+   * Runs a statement, again after a pause while another connection's lock stops it; a lock held
+   * past the busy timeout, a full disk or an unusable file is a 503 (sqlite-failure.ts), anything else passes.
+   */
+  private async guarded<Value>(statement: () => Value): Promise<Value> {
     try {
-      return statement();
+      return await retryWhileLocked(statement, this.busyTimeoutMs);
     } catch (error) {
       throw this.failure(error);
     }

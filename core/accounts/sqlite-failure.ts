@@ -13,6 +13,13 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+const hasPrefix = (code: string, prefixes: readonly string[]): boolean => prefixes.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+
+/** Another connection held the lock the statement needed (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): worth another try. */
+export function isLockConflict(error: unknown): boolean {
+  return hasPrefix(codeOf(error), LOCKED_PREFIXES);
+}
+
 /** The database's disk (or its `max_page_count`) is full: nothing more can be written until room is made. */
 const FULL_PREFIXES = ['SQLITE_FULL'];
 /** The file cannot be read or written now: an I/O error, a file that cannot be opened, a read-only file or mount. */
@@ -22,8 +29,6 @@ const UNREACHABLE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONL
  * mends it, but it is the operator's outage to repair from a backup, not a bug of the gateway.
  */
 const DAMAGED_PREFIXES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB'];
-
-const hasPrefix = (code: string, prefixes: readonly string[]): boolean => prefixes.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 
 /** Why the database is unavailable, for the answer and its details; undefined: not the database's state (a constraint, a bug). */
 function unavailability(code: string, busyTimeoutMs: number): { reason: string; detail: string } | undefined {

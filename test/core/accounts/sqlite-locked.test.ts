@@ -27,9 +27,9 @@ async function expectLocked(pending: Promise<unknown>, limit = '200 ms'): Promis
   expect(gatewayError.message).to.not.match(/INSERT|UPDATE|api_keys|locked/);
 }
 
-/** The busy timeout set on the store's own connection (the wait a statement gets for another's lock). */
-function busyTimeoutOf(store: AccountStore): unknown {
-  return (store as unknown as { database: Database.Database }).database.pragma('busy_timeout', { simple: true });
+/** How long the store's statements wait for another connection's lock (read, rather than timed). */
+function lockWaitOf(store: AccountStore): unknown {
+  return (store as unknown as { busyTimeoutMs: number }).busyTimeoutMs;
 }
 
 /**
@@ -61,8 +61,7 @@ describe('core SqliteAccountStore: a database locked by another connection', fun
   for (const begin of ['BEGIN IMMEDIATE', 'BEGIN EXCLUSIVE']) {
     it(`${begin} held elsewhere: writes answer 503 database_timeout at the busy timeout; reads go on (WAL); once released, writes go through`, async () => {
       holder.exec(begin);
-      // How long SQLite waits for the lock is its connection's busy timeout: read it, rather than time the wait.
-      expect(busyTimeoutOf(store)).to.equal(BUSY_TIMEOUT_MS);
+      expect(lockWaitOf(store)).to.equal(BUSY_TIMEOUT_MS);
       await expectLocked(store.createApiKey(keyRecord('key-2')));
       await expectLocked(store.createAccountWithKey({ ...account, id: 'account-2', email: 'bob@example.com' }, keyRecord('key-3')));
       await expectLocked(store.revokeApiKey(account.id, 'key-1', 3));
@@ -75,6 +74,26 @@ describe('core SqliteAccountStore: a database locked by another connection', fun
       expect((await store.listApiKeys(account.id)).map((key) => key.id)).to.deep.equal(['key-1', 'key-2']);
     });
   }
+
+  it('the wait for the lock holds nothing else: a timer set during it runs (here it releases the lock), other calls are answered, and the write then goes through', async () => {
+    holder.exec('BEGIN IMMEDIATE');
+    const events: string[] = [];
+    // SQLite's own busy wait would sleep the whole process until its timeout: this timer would run
+    // only after the write had failed with 503, and the read below would wait as long.
+    setTimeout(() => {
+      events.push('timer ran');
+      holder.exec('ROLLBACK');
+    }, 0);
+    const write = store.createApiKey(keyRecord('key-2')).then(
+      () => events.push('write went through'),
+      (error: unknown) => events.push(`write failed: ${(error as Error).message}`),
+    );
+    expect(await store.findApiKeyByHash('hash-key-1')).to.include({ id: 'key-1' });
+    events.push('read answered');
+    await write;
+    expect(events).to.deep.equal(['read answered', 'timer ran', 'write went through']);
+    expect((await store.listApiKeys(account.id)).map((key) => key.id)).to.deep.equal(['key-1', 'key-2']);
+  });
 
   it('other failures pass as they were: a duplicate email is still a duplicate, a duplicate key id a constraint error', async () => {
     expect(await store.createAccountWithKey({ ...account, id: 'account-2' }, keyRecord('key-9'))).to.equal('duplicate-email');
@@ -90,7 +109,7 @@ describe('core SqliteAccountStore: a database locked by another connection', fun
     const configured: AccountStore = createAccountStore(`sqlite:${path}`, { statementTimeoutMs: 300 });
     try {
       holder.exec('BEGIN IMMEDIATE');
-      expect(busyTimeoutOf(configured)).to.equal(300);
+      expect(lockWaitOf(configured)).to.equal(300);
       await expectLocked(configured.createApiKey(keyRecord('key-4')), '300 ms');
     } finally {
       await configured.close?.();
