@@ -16,8 +16,9 @@ import { PostgresActivityWriters } from './postgres-activity-writers';
 import { postgresFailure } from './postgres-failure';
 import { migrateOnOwnConnection } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
-import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool';
-import { inTransaction } from './postgres-transaction';
+import { PostgresDeadline } from './postgres-deadline';
+import { createPostgresPool, STALLED_SERVER_MARGIN_MS, type PostgresPoolOptions } from './postgres-pool';
+import { inTransaction, queryWithin } from './postgres-transaction';
 import { addDaily, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
 import { compareText } from '../objects/compare-text';
 
@@ -116,8 +117,17 @@ export class PostgresAccountStore implements AccountStore {
 
   private readonly query: PostgresQuery = async <Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> => {
     await this.migrated;
-    return this.pool.query<Row>(text, values).catch((error: unknown) => Promise.reject(this.failure(error)));
+    return queryWithin<Row>(this.pool, this.deadline(), text, values, (error) => this.failure(error));
   };
+
+  /**
+   * A call's end: the statement limit and the margin a silent server gets, counted from the call's
+   * start, so that the wait for a connection (a server that accepts and never answers: pg's own
+   * limit was 10 s) cannot hold a request past it.
+   */
+  private deadline(): PostgresDeadline {
+    return new PostgresDeadline(this.statementTimeoutMs + STALLED_SERVER_MARGIN_MS);
+  }
 
   /** What a failed statement tells the caller: out of time or out of reach, 503; anything else as it is. */
   private failure(error: unknown): unknown {
@@ -125,16 +135,16 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   /** Runs `work` in one transaction on one connection (see inTransaction for its failures). */
-  private async transaction<Result>(work: (client: pg.PoolClient) => Promise<Result>): Promise<Result> {
+  private async transaction<Result>(work: (query: PostgresQuery) => Promise<Result>): Promise<Result> {
     await this.migrated;
-    return inTransaction(this.pool, work, (error) => this.failure(error));
+    return inTransaction(this.pool, this.deadline(), work, (error) => this.failure(error));
   }
 
   async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
     try {
-      return await this.transaction(async (client): Promise<CreateAccountResult> => {
-        await client.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
-        await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
+      return await this.transaction(async (query): Promise<CreateAccountResult> => {
+        await query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
+        await query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
         return 'created';
       });
     } catch (error) {
@@ -186,8 +196,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
-    await this.transaction(async (client) => {
-      const query: PostgresQuery = (text, values) => client.query(text, values);
+    await this.transaction(async (query) => {
       // In key order: replicas that write the same keys at once lock them in the same order (in
       // the order of their requests, two batches deadlocked and one was thrown back).
       for (const [keyId, usedAt] of [...activity.touches].sort(([left], [right]) => compareText(left, right))) {

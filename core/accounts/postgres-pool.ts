@@ -25,7 +25,8 @@ export interface PostgresPoolOptions {
   readonly max?: number;
   /**
    * The longest one statement may run, lock waits included: the server's `statement_timeout` on
-   * every connection, and the client's `query_timeout` a margin later. Absent: no limit (migrations).
+   * every connection, and the client's `query_timeout` a margin later, which is also the longest
+   * wait for a connection. Absent: no statement limit, 10 s for a connection (migrations).
    */
   readonly statementTimeoutMs?: number;
   /** Told about an idle connection that broke (the pool replaces it; without a listener it would crash the process). */
@@ -39,8 +40,10 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
     connectionString: url,
     max: options.max ?? 10,
     types,
-    connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
+    // With a limit, a connection is waited for no longer than a statement's answer (the store's
+    // calls count both within one deadline, postgres-deadline.ts); without one (migrations), 10 s.
+    connectionTimeoutMillis: limit === undefined ? 10_000 : limit + STALLED_SERVER_MARGIN_MS,
     ...(limit !== undefined && { statement_timeout: limit, query_timeout: limit + STALLED_SERVER_MARGIN_MS }),
   });
   pool.on('error', (error) => options.onError?.(error));

@@ -17,7 +17,9 @@ function loseTheNextCommitAnswer(): () => void {
   const original = prototype.query;
   let armed = true;
   prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (!armed || args[0] !== 'COMMIT') return original.apply(this, args);
+    // The store sends a statement as text or as a config object (with its time left).
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
+    if (!armed || text !== 'COMMIT') return original.apply(this, args);
     armed = false;
     return original.apply(this, args).then(() => Promise.reject(new Error('Connection terminated unexpectedly')));
   };

@@ -125,6 +125,27 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
     }
   });
 
+  it('a server that accepts a new connection and never answers fails the statement at the limit and margin (503 database_unreachable), not at pg\'s 10 s connect limit', async () => {
+    const server = await sharedPostgres();
+    const url = await server.createDatabase('stalled_connect');
+    const proxy = await StallableTcpProxy.start(server.port);
+    try {
+      // Migrated on a connection of its own: the store's pool has no connection yet.
+      const store = await openStore(url.replace(`:${server.port}/`, `:${proxy.port}/`));
+      proxy.stall();
+      const { error, outcome } = await failureWithin(store.findApiKeyByHash('0'.repeat(64)));
+      expect(outcome).to.equal('failed');
+      expectDatabaseUnavailable(error);
+      expect(error!.details).to.deep.equal([{ reason: 'database_unreachable' }]);
+      // The wait for a connection is bounded as a statement's answer is (read, rather than timed), and both count in one call's deadline.
+      expect((poolOf(store).options as { connectionTimeoutMillis?: number }).connectionTimeoutMillis).to.equal(LIMIT_MS + STALLED_SERVER_MARGIN_MS);
+      proxy.resume();
+      expect(await store.findApiKeyByHash('0'.repeat(64))).to.equal(undefined);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('migrations are not cut by the limit: a store waits for the migration lock longer than it, then migrates', async () => {
     const url = await (await sharedPostgres()).createDatabase('slow_migration');
     // Another replica migrating: it holds the lock for several times the statement limit.
