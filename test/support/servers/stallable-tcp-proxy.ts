@@ -36,9 +36,24 @@ export class StallableTcpProxy {
     for (const { to, bytes } of held) if (!to.destroyed) to.write(bytes);
   }
 
+  /** Pieces of data held back since the stall (a statement sent, not yet passed on). */
+  get heldChunks(): number {
+    return this.held.length;
+  }
+
   /** Connections open through the proxy now. */
   get openConnections(): number {
     return this.pairs.size;
+  }
+
+  /** Breaks every connection open now (held bytes dropped, no more stall); new ones are passed on again. */
+  cutConnections(): void {
+    this.stalled = false;
+    this.held = [];
+    for (const { client, upstream } of this.pairs) {
+      client.destroy();
+      upstream.destroy();
+    }
   }
 
   async close(): Promise<void> {
