@@ -16,6 +16,18 @@ const CLIENT_TIMEOUT_MESSAGES = ['Query read timeout'];
 /** pg's and pg-pool's messages for a connection that could not be had or broke. */
 const CONNECTION_MESSAGES = ['timeout exceeded when trying to connect', 'Connection terminated', 'Client has encountered a connection error'];
 
+/**
+ * What the log names for pg's own failures, which have a message and no code (the message may
+ * name the host and user): the condition in one word instead.
+ */
+const CLIENT_CONDITIONS: readonly (readonly [prefix: string, condition: string])[] = [
+  ['Query read timeout', 'client_query_timeout'],
+  ['timeout exceeded when trying to connect', 'connect_timeout'],
+  ['Connection terminated due to connection timeout', 'connect_timeout'],
+  ['Connection terminated', 'connection_lost'],
+  ['Client has encountered a connection error', 'connection_lost'],
+];
+
 interface PostgresLikeError {
   readonly code?: unknown;
   readonly message?: unknown;
@@ -58,7 +70,7 @@ export function leavesConnectionUnusable(error: unknown): boolean {
  * the log. Anything else (a constraint, a bug) passes unchanged.
  */
 export function postgresFailure(error: unknown, statementTimeoutMs: number | undefined): unknown {
-  const databaseCode = codeOf(error) || undefined;
+  const databaseCode = codeOf(error) || CLIENT_CONDITIONS.find(([prefix]) => textOf(error).startsWith(prefix))?.[1];
   if (isPostgresTimeout(error)) {
     const reason = statementTimeoutMs === undefined ? 'it did not answer in time' : `it did not answer within ${durationText(statementTimeoutMs)}`;
     return gatewayError('TTS_ERR_UNAVAILABLE', { provider: SUBJECT, reason }, { details: [{ reason: 'database_timeout' }], logContext: { databaseCode }, cause: error });

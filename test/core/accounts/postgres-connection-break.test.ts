@@ -48,6 +48,7 @@ describe('core/accounts PostgreSQL: a connection that breaks during a call', fun
       const error = await failure;
       expect(error).to.include({ code: 'TTS_ERR_UNAVAILABLE', status: 503 });
       expect(error.details).to.deep.equal([{ reason: 'database_unreachable' }]);
+      expect(error.logContext).to.deep.equal({ databaseCode: 'connection_lost' });
       // The broken connection was not given back to the pool: the next call gets a sound one.
       expect(await opened.findApiKeyByHash('0'.repeat(64))).to.equal(undefined);
     });

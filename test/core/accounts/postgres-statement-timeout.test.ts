@@ -117,6 +117,7 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
       const { error, outcome } = await failureWithin(store.findAccountByEmail('nobody@example.com'));
       expect(outcome).to.equal('failed');
       expectDatabaseUnavailable(error);
+      expect(error!.logContext).to.deep.equal({ databaseCode: 'client_query_timeout' });
       proxy.resume();
       expect(await store.findAccountByEmail('nobody@example.com')).to.equal(undefined);
       await store.ping();
@@ -137,6 +138,8 @@ describe('core/accounts PostgreSQL statements have a time limit', function () {
       expect(outcome).to.equal('failed');
       expectDatabaseUnavailable(error);
       expect(error!.details).to.deep.equal([{ reason: 'database_unreachable' }]);
+      // pg's failure has no code: the log line names the condition.
+      expect(error!.logContext).to.deep.equal({ databaseCode: 'connect_timeout' });
       // The wait for a connection is bounded as a statement's answer is (read, rather than timed), and both count in one call's deadline.
       expect((poolOf(store).options as { connectionTimeoutMillis?: number }).connectionTimeoutMillis).to.equal(LIMIT_MS + STALLED_SERVER_MARGIN_MS);
       proxy.resume();
