@@ -134,10 +134,10 @@ export class PostgresAccountStore implements AccountStore {
     return postgresFailure(error, this.statementTimeoutMs);
   }
 
-  /** Runs `work` in one transaction on one connection (see inTransaction for its failures). */
-  private async transaction<Result>(work: (query: PostgresQuery) => Promise<Result>): Promise<Result> {
+  /** Runs `work` in one transaction on one connection, within `deadline` if given (see inTransaction for its failures). */
+  private async transaction<Result>(work: (query: PostgresQuery) => Promise<Result>, deadline?: PostgresDeadline): Promise<Result> {
     await this.migrated;
-    return inTransaction(this.pool, this.deadline(), work, (error) => this.failure(error));
+    return inTransaction(this.pool, deadline, work, (error) => this.failure(error));
   }
 
   async createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult> {
@@ -146,7 +146,7 @@ export class PostgresAccountStore implements AccountStore {
         await query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
         await query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
         return 'created';
-      });
+      }, this.deadline());
     } catch (error) {
       if (isDuplicateEmail(error)) return 'duplicate-email';
       throw error;
@@ -196,6 +196,8 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async recordActivity(activity: AccountActivity): Promise<void> {
+    // No deadline for the whole batch, which no request waits for: one grown by an outage (a
+    // statement per key used) may take longer than one statement may, and must still go through.
     await this.transaction(async (query) => {
       // In key order: replicas that write the same keys at once lock them in the same order (in
       // the order of their requests, two batches deadlocked and one was thrown back).

@@ -50,14 +50,14 @@ export async function queryWithin<Row extends pg.QueryResultRow>(pool: pg.Pool, 
 }
 
 /**
- * BEGIN, `work`, COMMIT on one connection of `pool`, all of it within `deadline`; ROLLBACK on a
- * failure, which is thrown as `failure` words it. A connection the failure left unusable (a
+ * BEGIN, `work`, COMMIT on one connection of `pool`, all of it within `deadline` (none: each
+ * statement has the pool's own limit); ROLLBACK on a failure, which is thrown as `failure` words it. A connection the failure left unusable (a
  * statement the client gave up on may still run there, and a ROLLBACK would wait behind it) is
  * closed rather than rolled back and given back: the server rolls back a transaction whose connection goes.
  */
-export async function inTransaction<Result>(pool: pg.Pool, deadline: PostgresDeadline, work: (query: PostgresQuery) => Promise<Result>, failure: (error: unknown) => unknown): Promise<Result> {
+export async function inTransaction<Result>(pool: pg.Pool, deadline: PostgresDeadline | undefined, work: (query: PostgresQuery) => Promise<Result>, failure: (error: unknown) => unknown): Promise<Result> {
   const lent = await borrow(pool, failure);
-  const query = deadline.queryOn(lent.client);
+  const query: PostgresQuery = deadline ? deadline.queryOn(lent.client) : (text, values) => lent.client.query(text, values);
   let unusable = false;
   try {
     await query('BEGIN', []);
