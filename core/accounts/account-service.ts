@@ -5,7 +5,7 @@ import { publicAccount, summarizeKey, type ApiKeySummary, type AuthenticatedKey,
 import { ActivityWriter } from './activity-writer';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { checkKeyLifetime, checkKeyName, isExpired, issueApiKey } from './api-key-issuing';
-import { checkPassword, checkWellFormedPassword, earlierStoredForm, foldEmail, normalizeEmail } from './credential-rules';
+import { checkPassword, checkWellFormedPassword, earlierStoredForm, foldEmail, mayBeStoredEmail, normalizeEmail } from './credential-rules';
 import type { KeyRevocations } from './key-revocations';
 import { LoginPasswordCheck } from './login-password-check';
 import { buildUsageReport, type UsageRange, type UsageReport } from './usage-report';
@@ -120,7 +120,8 @@ export class AccountService {
     const candidate = typeof password === 'string' ? password : '';
     // Refused before any lookup, so the answer says nothing about the account.
     checkWellFormedPassword(candidate);
-    const account = normalizedEmail ? await this.findAccountByEmail(normalizedEmail) : undefined;
+    // An email no account can have is not looked up: PostgreSQL would fail on its NUL (a 500).
+    const account = normalizedEmail && mayBeStoredEmail(normalizedEmail) ? await this.findAccountByEmail(normalizedEmail) : undefined;
     const matches = await this.passwordCheck.matches(candidate, account?.passwordHash);
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
     const ttl = this.options.loginKeyTtlMs;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors';
+import { hasUnprintable } from '../objects/unprintable';
 import type { ApiKeyRecord } from './account-store';
 import { mintApiKey } from './api-key';
 import { summarizeKey, type IssuedApiKey } from './account-views';
@@ -9,12 +10,6 @@ const MAX_KEY_NAME_LENGTH = 100;
 const MIN_KEY_LIFETIME_SECONDS = 60;
 const MAX_KEY_LIFETIME_SECONDS = 10 * 366 * 86_400;
 
-/**
- * Control characters (line breaks, escape sequences) and bidirectional overrides: a name is
- * printed to the operator's terminal by `keys list`, where they could rewrite or hide lines.
- */
-const UNPRINTABLE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-
 /** The key name, trimmed; 400 unless it has 1 to 100 characters, none of them a control character. */
 export function checkKeyName(name: string): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';
@@ -23,7 +18,8 @@ export function checkKeyName(name: string): string {
       details: [{ field: 'name', reason: 'length' }],
     });
   }
-  if (UNPRINTABLE.test(trimmed)) {
+  // A name is printed to the operator's terminal by `keys list`, where they could rewrite or hide lines.
+  if (hasUnprintable(trimmed)) {
     throw new GatewayError('TTS_ERR_VALIDATION', 'name must not hold control characters (line breaks, escape sequences, direction overrides)', {
       details: [{ field: 'name', reason: 'control_character' }],
     });

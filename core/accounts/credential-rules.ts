@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors';
 import { hasLoneSurrogate } from '../objects/lone-surrogate';
+import { hasUnprintable } from '../objects/unprintable';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -24,10 +25,22 @@ export function earlierStoredForm(folded: string): string | undefined {
   return decomposed === folded ? undefined : decomposed;
 }
 
-/** The folded email; 400 unless it looks like an address. */
+/**
+ * Whether any account may have this folded email, so that the store may be asked for it: no
+ * account can have a NUL: PostgreSQL refuses one in text, even in a question (SQLite took it), and
+ * registration refuses one now.
+ */
+export function mayBeStoredEmail(folded: string): boolean {
+  return !folded.includes('\u0000');
+}
+
+/**
+ * The folded email; 400 unless it looks like an address and holds no control character or
+ * direction override (a NUL no PostgreSQL column takes; an escape sequence the CLI would print).
+ */
 export function normalizeEmail(email: string): string {
   const normalized = foldEmail(email);
-  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized)) {
+  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized) || hasUnprintable(normalized)) {
     throw new GatewayError('TTS_ERR_VALIDATION', 'email must be a valid email address', { details: [{ field: 'email', reason: 'format' }] });
   }
   return normalized;
