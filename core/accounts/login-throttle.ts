@@ -1,5 +1,6 @@
 import { gatewayError } from '../errors';
 import type { WindowCount, WindowCounters } from '../limits/window-counters';
+import { addressBlock } from './address-block';
 import { foldEmail } from './credential-rules';
 
 export type CredentialAction = 'login' | 'register';
@@ -7,7 +8,7 @@ export type CredentialAction = 'login' | 'register';
 export interface LoginThrottleOptions {
   /** Failures tolerated per email address in a window. */
   readonly failures: number;
-  /** Failures tolerated per client address in a window, whatever the email. */
+  /** Failures tolerated per client address (an IPv6 one by its /64) in a window, whatever the email. */
   readonly addressFailures: number;
   readonly windowMs: number;
   readonly counters: WindowCounters;
@@ -70,7 +71,8 @@ export class LoginThrottle {
   }
 
   private addressKey(action: CredentialAction, address: string): string {
-    return `auth:${action}:address:${address}`;
+    // An IPv6 client by its /64: each of its 2^64 addresses alone would be a fresh count.
+    return `auth:${action}:address:${addressBlock(address)}`;
   }
 }
 
