@@ -1,4 +1,5 @@
 import type { Migration } from './migrations';
+import { BACKFILL_DAILY_USAGE } from './usage-daily-backfill';
 
 /** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage, batches written once) for PostgreSQL. */
 export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
@@ -38,5 +39,10 @@ export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
         written_at BIGINT NOT NULL
       );
     `,
+  },
+  {
+    version: 13,
+    name: 'daily usage of the rows written before it existed',
+    sql: BACKFILL_DAILY_USAGE.replaceAll('{day}', "to_char(to_timestamp(created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"),
   },
 ];

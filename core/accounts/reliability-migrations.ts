@@ -1,4 +1,5 @@
 import type { Migration } from './migrations';
+import { BACKFILL_DAILY_USAGE } from './usage-daily-backfill';
 
 /** Key expiry, daily usage (issue 10) and batches written once; numbered apart from other work's migrations. */
 export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
@@ -38,5 +39,10 @@ export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
         written_at INTEGER NOT NULL
       );
     `,
+  },
+  {
+    version: 13,
+    name: 'daily usage of the rows written before it existed',
+    sql: BACKFILL_DAILY_USAGE.replaceAll('{day}', "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')"),
   },
 ];
