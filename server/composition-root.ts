@@ -324,6 +324,8 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
         limits: config.limits,
         counters: scope.resolve<WindowCounters>(TOKENS.windowCounters),
         accountLimits: cachedAccountLimits((accountId) => store.getAccountLimits(accountId), ACCOUNT_LIMITS_TTL_MS),
+        // A daily counter opens with what the database holds for the day: a restart gives no quota again.
+        storedCharacters: (accountId, fromMs, toMs) => store.charactersByKey(accountId, fromMs, toMs),
       });
     }),
   });

@@ -147,6 +147,8 @@ export interface AccountStore {
   listUsage(accountId: string): Promise<readonly UsageRecord[]>;
   /** Daily usage of an account from `fromDay` to `toDay` (`YYYY-MM-DD`, inclusive), by day then model. */
   listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]>;
+  /** Characters of the account's usage rows made from `fromMs` (inclusive) to `toMs` (exclusive), per key id; keys with none are absent. */
+  charactersByKey(accountId: string, fromMs: number, toMs: number): Promise<ReadonlyMap<string, number>>;
   /** The account's limit overrides ({} for none or an unknown account). */
   getAccountLimits(accountId: string): Promise<AccountLimits>;
   /** False when there is no such account. */

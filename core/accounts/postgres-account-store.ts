@@ -19,7 +19,7 @@ import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { PostgresDeadline } from './postgres-deadline';
 import { createPostgresPool, STALLED_SERVER_MARGIN_MS, type PostgresPoolOptions } from './postgres-pool';
 import { inTransaction, queryWithin } from './postgres-transaction';
-import { addDaily, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
+import { addDaily, charactersByKey, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
 import { compareText } from '../objects/compare-text';
 
 interface AccountRow {
@@ -216,6 +216,10 @@ export class PostgresAccountStore implements AccountStore {
 
   listDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<readonly DailyUsageRecord[]> {
     return listDailyUsage(this.query, accountId, fromDay, toDay);
+  }
+
+  charactersByKey(accountId: string, fromMs: number, toMs: number): Promise<ReadonlyMap<string, number>> {
+    return charactersByKey(this.query, accountId, fromMs, toMs);
   }
 
   getAccountLimits(accountId: string): Promise<AccountLimits> {

@@ -75,6 +75,15 @@ export async function listDailyUsage(query: PostgresQuery, accountId: string, fr
   }));
 }
 
+export async function charactersByKey(query: PostgresQuery, accountId: string, fromMs: number, toMs: number): Promise<ReadonlyMap<string, number>> {
+  // SUM of an integer column is a BIGINT: a number through the pool's parser.
+  const { rows } = await query<{ key_id: string; characters: number }>(
+    'SELECT key_id, SUM(characters) AS characters FROM usage_records WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY key_id',
+    [accountId, fromMs, toMs],
+  );
+  return new Map(rows.map((row) => [row.key_id, row.characters]));
+}
+
 export async function getAccountLimits(query: PostgresQuery, accountId: string): Promise<AccountLimits> {
   const { rows } = await query<LimitsRow>('SELECT requests_per_minute, characters_per_day FROM accounts WHERE id = $1', [accountId]);
   const row = rows[0];

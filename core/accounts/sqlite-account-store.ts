@@ -233,6 +233,16 @@ export class SqliteAccountStore implements AccountStore {
     return await this.guarded(() => this.dailyUsage.list(accountId, fromDay, toDay));
   }
 
+  async charactersByKey(accountId: string, fromMs: number, toMs: number): Promise<ReadonlyMap<string, number>> {
+    const rows = await this.guarded(
+      () =>
+        this.database
+          .prepare('SELECT key_id, SUM(characters) AS characters FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY key_id')
+          .all(accountId, fromMs, toMs) as { key_id: string; characters: number }[],
+    );
+    return new Map(rows.map((row) => [row.key_id, row.characters]));
+  }
+
   async getAccountLimits(accountId: string): Promise<AccountLimits> {
     return await this.guarded(() => this.limits.get(accountId));
   }

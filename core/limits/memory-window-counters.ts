@@ -36,9 +36,9 @@ export class MemoryWindowCounters implements WindowCounters {
   }
 
   async addWithinQuotas(additions: readonly BoundedAddition[]): Promise<BoundedAdditionResult> {
-    const before = additions.map((addition) => this.countNow(addition.key, addition.windowSeconds));
+    const before = additions.map((addition) => this.countNow(addition.key, addition.windowSeconds, addition.openingCount));
     const added = additions.every((addition, index) => before[index].count + addition.points <= addition.quota);
-    const counts = added ? additions.map((addition) => this.addNow(addition.key, addition.points, addition.windowSeconds)) : before;
+    const counts = added ? additions.map((addition) => this.addNow(addition.key, addition.points, addition.windowSeconds, addition.openingCount)) : before;
     return { added, counts, subtract: (key, points, windowSeconds) => this.subtract(key, points, windowSeconds) };
   }
 
@@ -55,11 +55,11 @@ export class MemoryWindowCounters implements WindowCounters {
     this.windows.delete(windowId(key, windowSeconds));
   }
 
-  private addNow(key: string, points: number, windowSeconds: number): WindowCount {
+  private addNow(key: string, points: number, windowSeconds: number, openingCount = 0): WindowCount {
     const now = this.now();
     let window = this.openWindow(key, windowSeconds, now);
     if (!window) {
-      window = { count: 0, endsAt: now + windowSeconds * 1000 };
+      window = { count: openingCount, endsAt: now + windowSeconds * 1000 };
       this.windows.set(windowId(key, windowSeconds), window);
       this.sweepLater();
     }
@@ -67,10 +67,12 @@ export class MemoryWindowCounters implements WindowCounters {
     return { count: window.count, msBeforeReset: window.endsAt - now };
   }
 
-  private countNow(key: string, windowSeconds: number): WindowCount {
+  /** The open window's count, or the count a window would open with (`openingCount`) and no time left. */
+  private countNow(key: string, windowSeconds: number, openingCount = 0): WindowCount {
     const now = this.now();
     const window = this.openWindow(key, windowSeconds, now);
-    return window ? { count: window.count, msBeforeReset: window.endsAt - now } : NO_WINDOW;
+    if (window) return { count: window.count, msBeforeReset: window.endsAt - now };
+    return openingCount === 0 ? NO_WINDOW : { count: openingCount, msBeforeReset: 0 };
   }
 
   /** The key's window while it is open; an ended one is gone. */

@@ -1,6 +1,7 @@
 import type { LimitValues, LimitsConfig } from '../../config/types';
 import { msUntilNextUtcDay, utcDay } from '../accounts/utc-day';
 import { gatewayError, type GatewayError } from '../errors';
+import { StoredDayCharacters, type DayCharacters, type StoredCharacters } from './stored-day-characters';
 import type { WindowCount, WindowCounters } from './window-counters';
 
 export type LimitUnit = 'requests' | 'characters';
@@ -38,6 +39,8 @@ export interface SynthesisLimiterOptions {
   readonly counters: WindowCounters;
   /** An account's own limits, which replace the defaults they name. */
   readonly accountLimits: (accountId: string) => Promise<LimitValues>;
+  /** The characters the database holds per key: a daily counter opens with the day's (after a restart). */
+  readonly storedCharacters?: StoredCharacters;
   readonly now?: () => number;
 }
 
@@ -50,10 +53,13 @@ interface Policy {
   readonly points: number;
   /** Fixed reset (a calendar day); else the counter's own window. */
   readonly resetSeconds?: number;
+  /** The count its window opens with (a day's characters used before the counters counted them). */
+  readonly openingCount?: number;
 }
 
 const MINUTE = 60;
 const DAY = 86_400;
+const DAY_MS = DAY * 1000;
 const NO_REFUND = async (): Promise<void> => undefined;
 
 /**
@@ -63,18 +69,24 @@ const NO_REFUND = async (): Promise<void> => undefined;
  */
 export class SynthesisLimiter {
   private readonly now: () => number;
+  private readonly storedDays?: StoredDayCharacters;
 
   constructor(private readonly options: SynthesisLimiterOptions) {
     this.now = options.now ?? Date.now;
+    this.storedDays = options.storedCharacters && new StoredDayCharacters(options.storedCharacters);
   }
 
   async admit(caller: Caller, characters: number): Promise<LimitVerdict> {
-    const policies = this.policies(caller, characters, await this.accountLimits(caller.accountId));
+    const now = this.now();
+    const limits = await this.accountLimits(caller.accountId);
+    const countsCharacters = limits.charactersPerDay !== undefined || this.options.limits.perKey.charactersPerDay !== undefined;
+    const stored = countsCharacters ? await this.storedDays?.of(caller.accountId, now - (now % DAY_MS)) : undefined;
+    const policies = this.policies(caller, characters, limits, now, stored);
     if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND };
     // One step for every limit: a request refused for one is never counted against another, so
     // a large refused request cannot make a small concurrent one look over its limit.
     const addition = await this.options.counters.addWithinQuotas(
-      policies.map((policy) => ({ key: policy.counterKey, points: policy.points, windowSeconds: policy.windowSeconds, quota: policy.quota })),
+      policies.map((policy) => ({ key: policy.counterKey, points: policy.points, windowSeconds: policy.windowSeconds, quota: policy.quota, openingCount: policy.openingCount })),
     );
     const { counts } = addition;
     const applied = policies.map(
@@ -113,16 +125,15 @@ export class SynthesisLimiter {
     };
   }
 
-  private policies(caller: Caller, characters: number, account: LimitValues): Policy[] {
-    const now = this.now();
+  private policies(caller: Caller, characters: number, account: LimitValues, now: number, stored: DayCharacters | undefined): Policy[] {
     const day = utcDay(now);
     const untilMidnight = Math.max(1, Math.ceil(msUntilNextUtcDay(now) / 1000));
-    const scopes: [scope: string, id: string, values: LimitValues][] = [
-      ['account', caller.accountId, account],
-      ['key', caller.keyId, this.options.limits.perKey],
+    const scopes: [scope: string, id: string, values: LimitValues, usedBefore: number | undefined][] = [
+      ['account', caller.accountId, account, stored?.account],
+      ['key', caller.keyId, this.options.limits.perKey, stored?.byKey.get(caller.keyId)],
     ];
     const policies: Policy[] = [];
-    for (const [scope, id, values] of scopes) {
+    for (const [scope, id, values, usedBefore] of scopes) {
       if (values.requestsPerMinute !== undefined) {
         policies.push({ name: `${scope}-minute`, unit: 'requests', quota: values.requestsPerMinute, windowSeconds: MINUTE, counterKey: `rpm:${scope}:${id}`, points: 1 });
       }
@@ -135,6 +146,7 @@ export class SynthesisLimiter {
           counterKey: `cpd:${scope}:${id}:${day}`,
           points: characters,
           resetSeconds: untilMidnight,
+          openingCount: usedBefore,
         });
       }
     }

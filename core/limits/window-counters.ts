@@ -11,6 +11,11 @@ export interface BoundedAddition {
   readonly points: number;
   readonly windowSeconds: number;
   readonly quota: number;
+  /**
+   * The count a window opens with when none is open (0 by default): what was used before this
+   * store counted (a daily quota's characters written before a restart). An open window keeps its own.
+   */
+  readonly openingCount?: number;
 }
 
 /** What `addWithinQuotas` did. */

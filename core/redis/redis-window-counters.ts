@@ -3,29 +3,32 @@ import { MemoryWindowCounters } from '../limits/memory-window-counters';
 import type { BoundedAddition, BoundedAdditionResult, WindowCount, WindowCounters } from '../limits/window-counters';
 
 /**
- * KEYS: the counters. ARGV, three per counter: points, window in ms, quota. Adds every counter's
- * points only if each stays within its quota; a window opens with its key's first points.
+ * KEYS: the counters. ARGV, four per counter: points, window in ms, quota, the count a window
+ * opens with. Adds every counter's points only if each stays within its quota; a window opens
+ * with its key's first points, on top of its opening count.
  * Answers {added (1 or 0), count 1, ms left 1, count 2, ms left 2, ...}.
  */
 const ADD_WITHIN_QUOTAS_SCRIPT = `
 local counts, ttls, fits = {}, {}, 1
 for i, key in ipairs(KEYS) do
-  counts[i] = tonumber(redis.call('get', key) or '0')
+  counts[i] = tonumber(redis.call('get', key) or ARGV[4 * i])
   ttls[i] = redis.call('pttl', key)
   -- A count found without an expiry (written by something else: a restore, a manual SET) gets
   -- one now, added to or not: a full count that never expired would refuse for good.
   if ttls[i] == -1 then
-    redis.call('pexpire', key, ARGV[3 * i - 1])
-    ttls[i] = tonumber(ARGV[3 * i - 1])
+    redis.call('pexpire', key, ARGV[4 * i - 2])
+    ttls[i] = tonumber(ARGV[4 * i - 2])
   end
-  if counts[i] + tonumber(ARGV[3 * i - 2]) > tonumber(ARGV[3 * i]) then fits = 0 end
+  if counts[i] + tonumber(ARGV[4 * i - 3]) > tonumber(ARGV[4 * i - 1]) then fits = 0 end
 end
 if fits == 1 then
   for i, key in ipairs(KEYS) do
-    counts[i] = redis.call('incrby', key, ARGV[3 * i - 2])
     if ttls[i] < 0 then
-      redis.call('pexpire', key, ARGV[3 * i - 1])
-      ttls[i] = tonumber(ARGV[3 * i - 1])
+      counts[i] = counts[i] + tonumber(ARGV[4 * i - 3])
+      redis.call('set', key, counts[i], 'PX', ARGV[4 * i - 2])
+      ttls[i] = tonumber(ARGV[4 * i - 2])
+    else
+      counts[i] = redis.call('incrby', key, ARGV[4 * i - 3])
     end
   end
 end
@@ -80,7 +83,7 @@ export class RedisWindowCounters implements WindowCounters {
     return this.withInsurance(
       async () => {
         const keys = additions.map((addition) => this.redisKey(addition.key, addition.windowSeconds));
-        const values = additions.flatMap((addition) => [addition.points, addition.windowSeconds * 1000, addition.quota]);
+        const values = additions.flatMap((addition) => [addition.points, addition.windowSeconds * 1000, addition.quota, addition.openingCount ?? 0]);
         const answer = (await this.client.eval(ADD_WITHIN_QUOTAS_SCRIPT, keys.length, ...keys, ...values)) as number[];
         const counts = additions.map((_, index): WindowCount => ({ count: answer[2 * index + 1], msBeforeReset: answer[2 * index + 2] }));
         // A refund goes to Redis, where these points were counted, even if Redis is away by then.

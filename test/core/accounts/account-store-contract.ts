@@ -182,6 +182,17 @@ export function describeAccountStoreContract(name: string, open: () => Promise<S
       expect(await store.listDailyUsage(randomUUID(), '2025-06-14', '2025-06-15')).to.deep.equal([]);
     });
 
+    it('sums the characters of usage rows made in a time range per key, the range’s end left out', async () => {
+      const account = accountRecord('by-key@example.com');
+      const key = keyRecord(account.id);
+      await store.createAccountWithKey(account, key);
+      const start = Date.UTC(2025, 5, 15);
+      const usage = { accountId: account.id, keyId: key.id, model: 'tts-1', characters: 10, bytes: 100, createdAt: start };
+      await store.recordActivity({ touches: new Map(), usage: [usage, { ...usage, characters: 5, createdAt: start - 1 }, { ...usage, keyId: 'other', characters: 3 }, { ...usage, createdAt: start + 86_400_000 }], failures: [] });
+      expect([...(await store.charactersByKey(account.id, start, start + 86_400_000))].sort()).to.deep.equal([[key.id, 10], ['other', 3]].sort());
+      expect((await store.charactersByKey(randomUUID(), start, start + 86_400_000)).size).to.equal(0);
+    });
+
     it('writes a batch of activity in one go: key uses, usage rows and failures', async () => {
       const account = accountRecord('batch@example.com');
       const key = keyRecord(account.id);

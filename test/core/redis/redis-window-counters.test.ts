@@ -129,4 +129,19 @@ describe('core/redis RedisWindowCounters', () => {
     // Retry-After promises the window ends within 60 s: the key must expire by then.
     expect(await admin.pttl(`${prefix}limits:60:rpm:account:account-1`)).to.be.within(1, 60_000);
   });
+
+  it('opens a window with its opening count (a day used before a restart) and keeps an open window’s own, across replicas', async () => {
+    const { url } = await sharedRedis();
+    const prefix = `${randomUUID()}:`;
+    const [a, b] = await Promise.all([replicaCounters(url, prefix), replicaCounters(url, prefix)]);
+    const addition = { key: 'cpd:account:1:2025-03-01', windowSeconds: 86_400, quota: 100 };
+    const refused = await a.addWithinQuotas([{ ...addition, points: 30, openingCount: 80 }]);
+    expect(refused.added).to.equal(false);
+    expect(refused.counts[0].count).to.equal(80);
+    const opened = await a.addWithinQuotas([{ ...addition, points: 15, openingCount: 80 }]);
+    expect(opened.counts[0].count).to.equal(95);
+    expect(opened.counts[0].msBeforeReset).to.be.within(1, 86_400_000);
+    // Another replica's opening count (read later, or earlier) does not replace the shared count.
+    expect((await b.addWithinQuotas([{ ...addition, points: 5, openingCount: 10 }])).counts[0].count).to.equal(100);
+  });
 });

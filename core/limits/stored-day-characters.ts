@@ -1,0 +1,41 @@
+import { LRUCache } from 'lru-cache';
+
+/** Characters of an account's usage rows made from `fromMs` to `toMs` (exclusive), per key id. */
+export type StoredCharacters = (accountId: string, fromMs: number, toMs: number) => Promise<ReadonlyMap<string, number>>;
+
+/** What an account used on one UTC day before the counters counted it: in all, and per key. */
+export interface DayCharacters {
+  readonly account: number;
+  readonly byKey: ReadonlyMap<string, number>;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The characters the database holds for an account's UTC day, read once per account and day in
+ * this process: they are what a daily counter opens with. Counters in memory start from zero at
+ * every start, and without them a restart gave every account its whole daily quota again.
+ * Read once, since only the counter's opening uses it (an open window keeps its own count).
+ */
+export class StoredDayCharacters {
+  private readonly read = new LRUCache<string, DayCharacters>({ max: 10_000, ttl: DAY_MS });
+
+  constructor(private readonly stored: StoredCharacters) {}
+
+  /** The day's stored characters; none when the store cannot say (a limit is no reason to fail a request). */
+  async of(accountId: string, dayStartMs: number): Promise<DayCharacters | undefined> {
+    const id = `${accountId}\u0000${dayStartMs}`;
+    const known = this.read.get(id);
+    if (known) return known;
+    try {
+      const byKey = await this.stored(accountId, dayStartMs, dayStartMs + DAY_MS);
+      let account = 0;
+      for (const characters of byKey.values()) account += characters;
+      const day = { account, byKey };
+      this.read.set(id, day);
+      return day;
+    } catch {
+      return undefined;
+    }
+  }
+}
