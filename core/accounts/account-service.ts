@@ -120,7 +120,8 @@ export class AccountService {
     const candidate = typeof password === 'string' ? password : '';
     // Refused before any lookup, so the answer says nothing about the account.
     checkWellFormedPassword(candidate);
-    // An email no account can have is not looked up: PostgreSQL would fail on its NUL (a 500).
+    // An email no account can have is not looked up: PostgreSQL would fail on a NUL (a 500) and
+    // read a lone surrogate as U+FFFD (another address's account).
     const account = normalizedEmail && mayBeStoredEmail(normalizedEmail) ? await this.findAccountByEmail(normalizedEmail) : undefined;
     const matches = await this.passwordCheck.matches(candidate, account?.passwordHash);
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);

@@ -26,20 +26,25 @@ export function earlierStoredForm(folded: string): string | undefined {
 }
 
 /**
- * Whether any account may have this folded email, so that the store may be asked for it: no
- * account can have a NUL: PostgreSQL refuses one in text, even in a question (SQLite took it), and
- * registration refuses one now.
+ * Whether any account may have this folded email, so that the store may be asked for it. No
+ * account can have a NUL: PostgreSQL refuses one in text, even in a question (SQLite took it).
+ * Nor a lone surrogate: PostgreSQL is sent U+FFFD in its place, so another address's account
+ * would answer (SQLite kept the surrogate's bytes). Registration refuses both now.
  */
 export function mayBeStoredEmail(folded: string): boolean {
-  return !folded.includes('\u0000');
+  return !folded.includes('\u0000') && !hasLoneSurrogate(folded);
 }
 
 /**
- * The folded email; 400 unless it looks like an address and holds no control character or
- * direction override (a NUL no PostgreSQL column takes; an escape sequence the CLI would print).
+ * The folded email; 400 unless it is valid Unicode text (no lone surrogate, as for passwords),
+ * looks like an address and holds no control character or direction override (a NUL no
+ * PostgreSQL column takes; an escape sequence the CLI would print).
  */
 export function normalizeEmail(email: string): string {
   const normalized = foldEmail(email);
+  if (hasLoneSurrogate(normalized)) {
+    throw new GatewayError('TTS_ERR_VALIDATION', 'email must be valid Unicode text (it holds a lone surrogate)', { details: [{ field: 'email', reason: 'invalid_unicode' }] });
+  }
   if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized) || hasUnprintable(normalized)) {
     throw new GatewayError('TTS_ERR_VALIDATION', 'email must be a valid email address', { details: [{ field: 'email', reason: 'format' }] });
   }

@@ -12,7 +12,7 @@ const STORES: [name: string, open: () => Promise<AccountStore>][] = [
 ];
 
 for (const [name, open] of STORES) {
-  describe(`core/accounts an email holding control characters (${name})`, () => {
+  describe(`core/accounts an email holding control characters or a lone surrogate (${name})`, () => {
     let store: AccountStore;
     let service: AccountService;
     beforeEach(async () => {
@@ -32,6 +32,18 @@ for (const [name, open] of STORES) {
         expect(error.details).to.deep.equal([{ field: 'email', reason: 'format' }]);
       });
     }
+
+    it('refuses a lone surrogate at registration (400 invalid_unicode): SQLite kept its bytes, PostgreSQL a U+FFFD', async () => {
+      const error = await expectGatewayError(service.register('ada\ud800@example.com', 'correct horse'));
+      expect(error.code).to.equal('TTS_ERR_VALIDATION');
+      expect(error.details).to.deep.equal([{ field: 'email', reason: 'invalid_unicode' }]);
+    });
+
+    it('does not log a lone surrogate in the email into the account whose email holds U+FFFD there', async () => {
+      await service.register('ada\ufffd@example.com', 'correct horse');
+      const error = await expectGatewayError(service.login('ada\udbff@example.com', 'correct horse'));
+      expect(error.code).to.equal('TTS_ERR_UNAUTHORIZED');
+    });
 
     it('answers a login with a NUL in the email as an unknown email (401), never a 500', async () => {
       await service.register('ada@example.com', 'correct horse');
