@@ -7,6 +7,7 @@ import { createGatewayServer } from './gateway-server';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
 import { describeStartupError } from './startup-error';
+import { markCutByStop } from './unfinished-answer';
 
 export interface RunGatewayOptions {
   readonly argv: readonly string[];
@@ -114,6 +115,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     for (const response of inFlight.values()) if (!response.headersSent) response.setHeader('Connection', 'close');
     const deadline = setTimeout(() => {
       logger.warn('drain deadline passed: closing the remaining connections', { inFlight: inFlight.size });
+      for (const response of inFlight.values()) markCutByStop(response);
       server.closeAllConnections();
     }, drainMs);
     server.close(() => {
