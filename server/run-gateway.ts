@@ -4,6 +4,7 @@ import { TurnoverTable } from '../core';
 import { composeGateway, type ComposeOptions, type Gateway } from './composition-root';
 import { gatewayArgumentProblem } from './gateway-arguments';
 import { createGatewayServer } from './gateway-server';
+import { logFatalErrors } from './fatal-errors';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
 import { describeStartupError } from './startup-error';
@@ -53,6 +54,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeStartupError(error));
   }
   const { config, logger } = gateway;
+  logFatalErrors(logger, options.exit);
   if (signalWhileStarting) {
     logger.info('stopped during start-up: not serving', { signal: signalWhileStarting });
     await gateway.close().catch(() => undefined);
