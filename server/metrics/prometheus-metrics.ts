@@ -81,6 +81,11 @@ export class PrometheusMetrics implements Metrics {
     this.httpDuration.observe({ method: observation.method, route }, observation.seconds);
   }
 
+  /** A request Node refused before the app read it (server/unread-refusals.ts): neither method nor route is known. */
+  httpUnread(status: number): void {
+    this.httpRequests.inc({ method: '(unread)', route: '(unread)', status: String(status) });
+  }
+
   synthesisFinished(event: SynthesisFinished): void {
     const labels = this.synthesisLabels(event);
     const withOutcome = { model: labels.model, provider: labels.provider, outcome: event.outcome };
