@@ -5,6 +5,7 @@ import { gatewayError, type GatewayError } from '../core';
 import { renderEnvelope } from './middleware/error-handler';
 import { renderOpenAiError } from './openai/openai-error';
 import { markAnsweredByConnection } from './unfinished-answer';
+import type { UnreadRefusal } from './unread-refusals';
 
 /** What Node's HTTP layer hands to 'clientError': a parser error carries the bytes it read. */
 interface ClientError extends Error {
@@ -52,20 +53,20 @@ function requestIdFor(socket: ServerSocket): string {
 }
 
 /** The whole answer, written straight to the socket: there is no response object for a request Node could not read. */
-function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number): string {
+function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number, requestId: string): { text: string; status: number; code: string } {
   const refusal = errorFor(error, limitBytes);
   const { status, body } = (forOpenAi(error, socket) ? renderOpenAiError : renderEnvelope)(refusal);
   // A request in flight is logged and counted with the status its client got, not as one that left.
   if (socket._httpMessage) markAnsweredByConnection(socket._httpMessage, status);
   const json = JSON.stringify(body);
-  return (
+  const text =
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
-    `X-Request-Id: ${requestIdFor(socket)}\r\n` +
+    `X-Request-Id: ${requestId}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +
-    json
-  );
+    json;
+  return { text, status, code: refusal.code };
 }
 
 /**
@@ -75,11 +76,17 @@ function rawAnswer(error: ClientError, socket: ServerSocket, limitBytes: number)
  * catalogue. Node's own answers carry no body. As Node does, it writes only when nothing of an
  * answer in flight has gone out, then closes the connection.
  */
-export function answerClientErrors(limitBytes: number = maxHeaderSize): (error: ClientError, socket: Socket) => void {
+export function answerClientErrors(limitBytes: number = maxHeaderSize, onUnread?: (refusal: UnreadRefusal) => void): (error: ClientError, socket: Socket) => void {
   return (error, socket) => {
     const serverSocket = socket as ServerSocket;
     const inFlight = serverSocket._httpMessage;
-    if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) socket.write(rawAnswer(error, serverSocket, limitBytes));
+    if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+      const requestId = requestIdFor(serverSocket);
+      const { text, status, code } = rawAnswer(error, serverSocket, limitBytes, requestId);
+      socket.write(text);
+      // A request in flight is logged and counted by the app; one never read, only here.
+      if (!inFlight) onUnread?.({ status, code, requestId });
+    }
     socket.destroy();
   };
 }

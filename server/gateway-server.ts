@@ -5,6 +5,7 @@ import { holdWritesToPassEnd } from '../core';
 import { answerClientErrors } from './client-error-answer';
 import { createHttpServer } from './http-server';
 import { declaredBodyTooLarge } from './middleware/refuse-oversized-body';
+import type { UnreadRefusal } from './unread-refusals';
 
 /** How often the server looks for connections past their header or request timeout. */
 function checkingIntervalMs(config: ServerConfig): number {
@@ -36,14 +37,14 @@ function connectionOptions(config: ServerConfig): ServerOptions {
  * A client that asks before sending its body (`Expect: 100-continue`) and declares one over the
  * body limit is answered 413 without the go-ahead, so the body is never sent. What Node refuses
  * before the app sees a request (bad HTTP, headers too large, a timeout) is answered with a coded
- * error as well (`answerClientErrors`). Answers are written at the end of the event loop's pass
- * (`holdWritesToPassEnd`).
+ * error as well (`answerClientErrors`), and told to `onUnreadRefusal` when no request was read.
+ * Answers are written at the end of the event loop's pass (`holdWritesToPassEnd`).
  */
-export function createGatewayServer(app: Application, config: ServerConfig): Server {
+export function createGatewayServer(app: Application, config: ServerConfig, onUnreadRefusal?: (refusal: UnreadRefusal) => void): Server {
   const server = createHttpServer(app, connectionOptions(config));
   server.maxConnections = config.maxConnections;
   server.on('connection', holdWritesToPassEnd);
-  server.on('clientError', answerClientErrors());
+  server.on('clientError', answerClientErrors(undefined, onUnreadRefusal));
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     if (!declaredBodyTooLarge(request, config.bodyLimitBytes)) response.writeContinue();
     server.emit('request', request, response);

@@ -4,9 +4,14 @@ import { TurnoverTable } from '../core';
 import { composeGateway, type ComposeOptions, type Gateway } from './composition-root';
 import { gatewayArgumentProblem } from './gateway-arguments';
 import { createGatewayServer } from './gateway-server';
+import { logFatalErrors } from './fatal-errors';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
 import { describeStartupError } from './startup-error';
+import { markCutByStop } from './unfinished-answer';
+import { recordUnreadRefusals } from './unread-refusals';
+import { TOKENS } from './container-tokens';
+import type { PrometheusMetrics } from './metrics/prometheus-metrics';
 
 export interface RunGatewayOptions {
   readonly argv: readonly string[];
@@ -52,6 +57,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     return fail(describeStartupError(error));
   }
   const { config, logger } = gateway;
+  logFatalErrors(logger, options.exit);
   if (signalWhileStarting) {
     logger.info('stopped during start-up: not serving', { signal: signalWhileStarting });
     await gateway.close().catch(() => undefined);
@@ -63,7 +69,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
   let stopping = false;
   // Requests and responses are born with Express's prototypes: its per-request swap is then free.
   // The connection limits (server.maxConnections, timeouts) hold from the first connection.
-  const server = createGatewayServer(gateway.app, config.server);
+  const server = createGatewayServer(gateway.app, config.server, recordUnreadRefusals(logger, gateway.container.resolve<PrometheusMetrics>(TOKENS.metrics)));
   // Ahead of the app's own listener: the app may answer at once (a health check, a 404), and a
   // header set after its answer would throw out of the HTTP parser and end the process.
   server.prependListener('request', (request, response: ServerResponse) => {
@@ -114,6 +120,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
     for (const response of inFlight.values()) if (!response.headersSent) response.setHeader('Connection', 'close');
     const deadline = setTimeout(() => {
       logger.warn('drain deadline passed: closing the remaining connections', { inFlight: inFlight.size });
+      for (const response of inFlight.values()) markCutByStop(response);
       server.closeAllConnections();
     }, drainMs);
     server.close(() => {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { ERROR_CATALOGUE } from '../core';
-import { streamErrorOf } from './request-context';
+import { addAccessLogFields, streamErrorOf } from './request-context';
 
 /** Status counted for a request whose client left before the answer was complete. */
 export const CLIENT_CLOSED = 499;
@@ -32,4 +32,15 @@ export function unfinishedAnswer(response: Response): UnfinishedAnswer {
   const failure = streamErrorOf(response);
   if (failure === undefined || failure === 'TTS_ERR_CANCELLED') return { status: CLIENT_CLOSED, clientLeft: true };
   return { status: ERROR_CATALOGUE[failure].status, clientLeft: false };
+}
+
+/**
+ * A stop's drain deadline is cutting this answer: the gateway ended it, not its client, so it is
+ * logged with `streamError` and counted at 503 (not 499, `aborted`), and its characters are
+ * refunded as for any stream the gateway breaks off. A failure already recorded is kept.
+ */
+export function markCutByStop(response: ServerResponse): void {
+  const answer = response as Partial<Response>;
+  if (answer.locals === undefined || streamErrorOf(answer as Response) !== undefined) return;
+  addAccessLogFields(answer as Response, { streamError: 'TTS_ERR_UNAVAILABLE' });
 }

@@ -15,6 +15,8 @@ export interface Metrics {
   synthesisFirstByte(labels: SynthesisLabels, seconds: number): void;
   /** One call to a provider ended: success, or the coded error it failed with. */
   upstreamCall(event: UpstreamCall): void;
+  /** A provider stream failed after its first chunk (its call was counted a success then). */
+  upstreamStreamFailed(provider: string, errorCode: string): void;
   /** Another attempt at a provider call is about to be made. */
   upstreamRetry(provider: string, reason: string): void;
   /** A cache was asked; `cache` names it (`results`, `voices`). */
@@ -64,6 +66,7 @@ export const NO_METRICS: Metrics = {
   synthesisFinished: () => undefined,
   synthesisFirstByte: () => undefined,
   upstreamCall: () => undefined,
+  upstreamStreamFailed: () => undefined,
   upstreamRetry: () => undefined,
   cacheLookup: () => undefined,
   breakerState: () => undefined,

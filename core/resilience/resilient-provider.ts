@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
 import { abortedByDeadline, abortError, deadlineError, pause, untilAborted } from './deadline';
 import { withFirstChunk } from './first-chunk';
+import { reportingLateFailure } from './late-stream-failure';
 import { ProviderBreaker, stoppedByItsCaller, type BreakerState } from './provider-breaker';
 import { retryDelayMs } from './retry-delay';
 import { isTransientFailure } from './transient-failure';
@@ -69,7 +70,8 @@ export class ResilientProvider implements TtsProvider {
     if (policy.breaker.failures > 0) this.breaker = new ProviderBreaker(instanceId, policy.breaker, logger, (state) => options.metrics?.breakerState(instanceId, state));
     const streaming = inner.synthesizeStream?.bind(inner);
     if (streaming) {
-      this.synthesizeStream = (request) => this.run(request, async (attempt) => withFirstChunk(await streaming(attempt), instanceId), 'stream');
+      this.synthesizeStream = async (request) =>
+        reportingLateFailure(await this.run(request, async (attempt) => withFirstChunk(await streaming(attempt), instanceId), 'stream'), request.signal, (error) => this.reportLateFailure(error));
     }
     if (inner.warmUp) this.warmUp = inner.warmUp.bind(inner);
     if (inner.close) this.close = inner.close.bind(inner);
@@ -177,6 +179,12 @@ export class ResilientProvider implements TtsProvider {
     if (this.deadlinesCounted.has(deadline)) return false;
     this.deadlinesCounted.add(deadline);
     return true;
+  }
+
+  /** A stream that failed after its first chunk: a failed call for the metrics and the provider's last error. */
+  private reportLateFailure(error: unknown): void {
+    this.options.metrics?.upstreamStreamFailed(this.options.instanceId, (error as { code?: string }).code ?? 'error');
+    this.options.onFailure?.(error);
   }
 
   /** One provider attempt for the metrics: how long, and its error code when it failed. */

@@ -57,7 +57,7 @@ export class PrometheusMetrics implements Metrics {
     this.synthesisDuration = new Histogram({ name: `${PREFIX}synthesis_duration_seconds`, help: 'Synthesis latency, request to last byte', labelNames: ['model', 'provider', 'outcome'], buckets: SYNTHESIS_BUCKETS, registers });
     this.synthesisFirstByteSeconds = new Histogram({ name: `${PREFIX}synthesis_time_to_first_byte_seconds`, help: 'Streamed synthesis: request to first audio byte', labelNames: ['model', 'provider'], buckets: FIRST_BYTE_BUCKETS, registers });
     this.upstreamDuration = new Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Provider call latency', labelNames: ['provider', 'outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.upstreamErrors = new Counter({ name: `${PREFIX}upstream_errors_total`, help: 'Failed provider calls, by error code', labelNames: ['provider', 'code'], registers });
+    this.upstreamErrors = new Counter({ name: `${PREFIX}upstream_errors_total`, help: 'Failed provider calls, by error code (a stream that broke off after its first audio too)', labelNames: ['provider', 'code'], registers });
     this.upstreamRetries = new Counter({ name: `${PREFIX}upstream_retries_total`, help: 'Provider calls retried', labelNames: ['provider', 'reason'], registers });
     this.cacheHits = new Counter({ name: `${PREFIX}cache_hits_total`, help: 'Cache lookups that found an entry', labelNames: ['cache'], registers });
     this.cacheMisses = new Counter({ name: `${PREFIX}cache_misses_total`, help: 'Cache lookups that found none', labelNames: ['cache'], registers });
@@ -81,6 +81,11 @@ export class PrometheusMetrics implements Metrics {
     this.httpDuration.observe({ method: observation.method, route }, observation.seconds);
   }
 
+  /** A request Node refused before the app read it (server/unread-refusals.ts): neither method nor route is known. */
+  httpUnread(status: number): void {
+    this.httpRequests.inc({ method: '(unread)', route: '(unread)', status: String(status) });
+  }
+
   synthesisFinished(event: SynthesisFinished): void {
     const labels = this.synthesisLabels(event);
     const withOutcome = { model: labels.model, provider: labels.provider, outcome: event.outcome };
@@ -98,6 +103,10 @@ export class PrometheusMetrics implements Metrics {
     const provider = this.guard.value('provider', event.provider);
     this.upstreamDuration.observe({ provider, outcome: event.errorCode === undefined ? 'success' : 'error' }, event.seconds);
     if (event.errorCode !== undefined) this.upstreamErrors.inc({ provider, code: this.guard.value('code', event.errorCode) });
+  }
+
+  upstreamStreamFailed(provider: string, errorCode: string): void {
+    this.upstreamErrors.inc({ provider: this.guard.value('provider', provider), code: this.guard.value('code', errorCode) });
   }
 
   upstreamRetry(provider: string, reason: string): void {

@@ -24,7 +24,16 @@ export function maskedPath(path: string): string {
  * Unmatched requests log their path (without the query string), masked.
  */
 function routeOf(request: Request): string {
-  return routePatternOf(request) ?? `(unmatched) ${maskedPath(request.path)}`;
+  return routePatternOf(request) ?? `(unmatched) ${maskedPath(pathAsSent(request))}`;
+}
+
+/**
+ * The path as the client sent it: within a mounted router (/v1), `path` has lost the mount's
+ * prefix, which `baseUrl` holds. (Not `originalUrl`: an absolute-form request line carries a host
+ * and maybe credentials.)
+ */
+function pathAsSent(request: Request): string {
+  return `${request.baseUrl}${request.path}`;
 }
 
 /** One line per request: id, method, route, status, latency and the route's own facts. Never headers or bodies. */

@@ -87,7 +87,8 @@ function errorCodesOf(route: RouteDescription, keyed: boolean): ErrorCode[] {
   return [...codes].filter((code) => !UNANSWERED.has(code));
 }
 
-function errorResponses(route: RouteDescription, keyed: boolean): Record<string, unknown> {
+/** A HEAD answer has the GET's status and headers and no body (RFC 9110 9.3.2), errors included. */
+function errorResponses(route: RouteDescription, keyed: boolean, head: boolean): Record<string, unknown> {
   const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown; refusesRetries: boolean }>();
   for (const code of errorCodesOf(route, keyed)) {
     const { status, body } = renderedError(code, route.errorFormat);
@@ -111,7 +112,7 @@ function errorResponses(route: RouteDescription, keyed: boolean): Record<string,
         ...(codes.includes('TTS_ERR_RANGE_NOT_SATISFIABLE') && { 'Content-Range': { description: '`bytes */<size>`: the size of the file', required: true, schema: { type: 'string' } } }),
         ...(refusesRetries && { 'x-should-retry': ref('XShouldRetry') }),
       },
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } },
+      ...(!head && { content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } } }),
     };
   }
   return responses;
@@ -151,7 +152,7 @@ function operation(id: string, route: RouteDescription, options: OpenApiOptions,
         content: content([{ mediaType: 'application/json', schema: route.requestBody.schema, example: route.requestBody.example }]),
       },
     }),
-    responses: { ...successes, ...errorResponses(route, keyed) },
+    responses: { ...successes, ...errorResponses(route, keyed, head) },
   };
 }
 
