@@ -78,8 +78,9 @@ export interface ProviderSynthesisRequest {
   /** Aborted when the client goes away or the gateway's deadline passes. */
   readonly signal: AbortSignal;
   /**
-   * When the gateway's deadline passes (Unix milliseconds), if known: `signal` aborts then. The
-   * gateway's retry layer never starts a retry that would end past it.
+   * When the gateway's deadline passes (Unix milliseconds), if known: `signal` aborts then (for
+   * a stream, unless its first audio came by then). The gateway's retry layer never starts a
+   * retry that would end past it.
    */
   readonly deadline?: number;
   /**

@@ -161,12 +161,13 @@ export class SynthesisService {
         lookAhead: this.lookAhead,
         // Only the first call may be refused for load: later ones continue a stream already under way.
         callChunk: async (index, cancel) => {
-          const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, [signal, cancel], index > 0);
+          // The first chunk is the stream's start: its retries are planned within the start's deadline.
+          const chunk = await this.callChunk(plan, prepared, plan.chunks[index], context.requestId, [signal, cancel], index > 0, index === 0 ? start.deadline : undefined);
           if (index === 0) firstAudio = chunk;
           return chunk;
         },
         onMislabelledStream: (chunk) => (firstAudio = chunk),
-        openProviderStream: this.providerStream(plan, prepared, context.requestId, signal),
+        openProviderStream: this.providerStream(plan, prepared, context.requestId, signal, start.deadline),
         provider: prepared.resolved.instance.instanceId,
         signal,
         progress,
@@ -236,11 +237,12 @@ export class SynthesisService {
     return { decodable: this.audioEngine.decodableFormats, encodable: this.audioEngine.encodableFormats };
   }
 
-  private providerStream(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal) {
+  /** `startDeadline` (the stream's, from its arrival) tells the retry layer not to wait for a retry past it. */
+  private providerStream(plan: SynthesisPlan, prepared: Prepared, requestId: string, signal: AbortSignal, startDeadline: number) {
     const { provider } = prepared.resolved;
     if (!provider.synthesizeStream) return undefined;
     return async () => {
-      const stream = await provider.synthesizeStream!(this.providerRequest(plan, prepared, plan.chunks[0], requestId, signal));
+      const stream = await provider.synthesizeStream!(this.providerRequest(plan, prepared, plan.chunks[0], requestId, signal, startDeadline));
       this.logWarnings(stream.warnings, prepared, requestId);
       return stream;
     };
@@ -262,10 +264,10 @@ export class SynthesisService {
     };
   }
 
-  /** One provider call under its own deadline, its audio checked; a `continuation` is never refused for load. */
-  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signals: readonly AbortSignal[], continuation: boolean): Promise<CheckedChunk> {
+  /** One provider call under its own deadline (or the stream's `startDeadline`, if earlier), its audio checked; a `continuation` is never refused for load. */
+  private async callChunk(plan: SynthesisPlan, prepared: Prepared, text: string, requestId: string, signals: readonly AbortSignal[], continuation: boolean, startDeadline?: number): Promise<CheckedChunk> {
     const bound = new LinkedAbort(signals, this.options.timeoutMs);
-    const deadlineAt = Date.now() + this.options.timeoutMs;
+    const deadlineAt = Math.min(Date.now() + this.options.timeoutMs, startDeadline ?? Number.POSITIVE_INFINITY);
     try {
       const call = this.providerRequest(plan, prepared, text, requestId, bound.signal, deadlineAt);
       const audio = await prepared.resolved.provider.synthesize(continuation ? { ...call, continuation } : call);

@@ -21,8 +21,8 @@ export type SpeechStep =
   | { readonly kind: 'drip' }
   /** A 16-bit mono WAV file (22,050 Hz), whatever format was asked. */
   | { readonly kind: 'wav' }
-  /** The audio, once the test lets it go (a request still in the works while others arrive). */
-  | { readonly kind: 'held'; readonly until: Promise<unknown> }
+  /** The audio (or `then`), once the test lets it go (a request still in the works while others arrive). */
+  | { readonly kind: 'held'; readonly until: Promise<unknown>; readonly then?: SpeechStep }
   /** Another format's audio, under the content type of the format asked (a mislabelled answer). */
   | { readonly kind: 'other'; readonly format: AudioFormat }
   /** 200 with bytes of no known audio format (neither audio nor JSON) under the asked content type. */
@@ -40,7 +40,7 @@ export const step = {
   noise: { kind: 'noise' },
   other: (format: AudioFormat): SpeechStep => ({ kind: 'other', format }),
   status: (status: number, body = '', headers: Record<string, string> = {}): SpeechStep => ({ kind: 'status', status, body, headers }),
-  held: (until: Promise<unknown>): SpeechStep => ({ kind: 'held', until }),
+  held: (until: Promise<unknown>, then: SpeechStep = { kind: 'audio' }): SpeechStep => ({ kind: 'held', until, then }),
 } as const satisfies Record<string, SpeechStep | ((...args: never[]) => SpeechStep)>;
 
 const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
@@ -163,7 +163,7 @@ export class ScriptedUpstream {
       case 'hang':
         return;
       case 'held':
-        void next.until.then(() => this.play(step.audio, format, request, response));
+        void next.until.then(() => this.play(next.then ?? step.audio, format, request, response));
         return;
       case 'reset':
         request.socket.destroy();
