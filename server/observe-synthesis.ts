@@ -36,8 +36,9 @@ class Observation {
     this.observers.metrics.synthesisFinished({ model: this.labels.model, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
   }
 
-  failed(error: unknown): void {
-    this.finished(synthesisOutcomeOf(error), undefined);
+  /** `provider`: the one that served the failed synthesis, when known (a stream broken off midway). */
+  failed(error: unknown, provider?: string): void {
+    this.finished(synthesisOutcomeOf(error), provider);
   }
 }
 
@@ -90,7 +91,8 @@ export function observeStream(stream: StreamFunction, observers: SynthesisObserv
         observation.finished('success', synthesis.provider, synthesis.progress.durationSeconds ?? 0);
       } catch (error) {
         ended = true;
-        observation.failed(error);
+        // The stream began, so its provider is known (a route's target, which the labels could not name).
+        observation.failed(error, synthesis.provider);
         throw error;
       } finally {
         if (!ended) observation.finished('cancelled', synthesis.provider, synthesis.progress.durationSeconds ?? 0);
