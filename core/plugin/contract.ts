@@ -88,6 +88,11 @@ export interface ProviderSynthesisRequest {
    * work it cannot finish by the deadline) must not refuse it, or the stream would break midway.
    */
   readonly continuation?: boolean;
+  /**
+   * True when the gateway has another target to fall back on: the gateway's breaker refuses the
+   * call at once while the provider's circuit is on trial, instead of making it wait for the trial.
+   */
+  readonly fallbackAvailable?: boolean;
   /** The gateway's request id, for the provider's logs. */
   readonly requestId: string;
   /** Free-text delivery instructions; only sent to models that declare `instructions`. */

@@ -97,6 +97,12 @@ export class ProviderBreaker {
     }
   }
 
+  /** The refusal of a caller that will not wait for the trial under way (it has a fallback): a 503, retryable. */
+  trialUnderWayError(): GatewayError {
+    const reason = 'its circuit is half-open and its one trial call is under way; retry after 1 s';
+    return gatewayError('TTS_ERR_UNAVAILABLE', { provider: this.instanceId, reason }, { details: [{ reason: 'circuit_half_open', provider: this.instanceId }], retryAfterSeconds: 1 });
+  }
+
   private openError(): GatewayError {
     const remainingMs = this.openedAt + this.settings.halfOpenAfterMs - Date.now();
     const retryAfterSeconds = Math.max(1, Math.ceil(remainingMs / 1000));

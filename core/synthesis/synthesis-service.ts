@@ -56,6 +56,8 @@ interface Prepared {
   readonly servedBy: string;
   readonly instructions?: string;
   readonly instructionsIgnored: boolean;
+  /** Another target follows this one: its provider's breaker refuses rather than waits for a trial. */
+  readonly fallbackAvailable: boolean;
 }
 
 /**
@@ -86,8 +88,8 @@ export class SynthesisService {
     const signal = bound.signal;
     try {
       this.durationLimit?.checkText(request.text, request.speed);
-      return await this.withFallback(request, context.requestId, () => signal.aborted, async (target) => {
-        const prepared = await this.prepare(request, target, signal);
+      return await this.withFallback(request, context.requestId, () => signal.aborted, async (target, fallbackAvailable) => {
+        const prepared = await this.prepare(request, target, signal, fallbackAvailable);
         const plan = this.plan(prepared);
         const applied = appliedOf(plan);
         this.logPlan(prepared, applied, context.requestId);
@@ -119,24 +121,22 @@ export class SynthesisService {
   /**
    * Streams the synthesis: resolves when the first audio is ready (so early failures are still
    * ordinary errors, and a route can still fall back), then hands on each piece as it is encoded.
-   * Each step (a provider call, the first piece) must finish within the deadline; a slow reader
-   * slows the stream down instead (back-pressure), since the next chunks are synthesized only a
-   * few ahead of the one read.
+   * Each step (a provider call, the first piece) must finish within the deadline; a slow reader slows
+   * the stream down instead (back-pressure): the next chunks are synthesized only a few ahead of it.
    */
   async stream(request: SynthesisRequest, context: SynthesisContext): Promise<SynthesisStream> {
     const start: StreamStart = { deadline: Date.now() + this.options.timeoutMs, timedOut: false };
     try {
       this.durationLimit?.checkText(request.text, request.speed);
       const stopped = () => context.signal?.aborted === true || start.timedOut;
-      return await this.withFallback(request, context.requestId, stopped, (target) => this.streamOn(request, target, context, start));
+      return await this.withFallback(request, context.requestId, stopped, (target, fallbackAvailable) => this.streamOn(request, target, context, start, fallbackAvailable));
     } catch (error) {
       throw this.explain(error, context.signal, start.timedOut);
     }
   }
 
-  private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, start: StreamStart): Promise<SynthesisStream> {
-    // Aborts when the client leaves, the stream is stopped early, or its start runs past the
-    // deadline: the clock stops once the first piece is ready.
+  private async streamOn(request: SynthesisRequest, target: RouteTarget, context: SynthesisContext, start: StreamStart, fallbackAvailable: boolean): Promise<SynthesisStream> {
+    // Aborts when the client leaves, the stream is stopped early, or its start runs past the deadline (the clock stops at the first piece).
     const stop = new LinkedAbort([context.signal], Math.max(0, start.deadline - Date.now()));
     const signal = stop.signal;
     const progress: StreamProgress = { bytes: 0 };
@@ -144,7 +144,7 @@ export class SynthesisService {
     let firstAudio: CheckedChunk | undefined;
     let pieces: AsyncGenerator<Uint8Array> | undefined;
     try {
-      const prepared = await this.prepare(request, target, signal);
+      const prepared = await this.prepare(request, target, signal, fallbackAvailable);
       const plan = this.streamPlan(prepared);
       // Each chunk's call stays linked to the stream's signal until the stream ends (work a call
       // left behind stops with it): one listener per chunk by design, not a leak to warn about.
@@ -187,7 +187,7 @@ export class SynthesisService {
   }
 
   /** The requested model's targets (a route's, or the model itself), tried in turn (`tryTargets`). */
-  private withFallback<Result>(request: SynthesisRequest, requestId: string, stopped: () => boolean, attempt: (target: RouteTarget) => Promise<Result>): Promise<Result> {
+  private withFallback<Result>(request: SynthesisRequest, requestId: string, stopped: () => boolean, attempt: (target: RouteTarget, fallbackAvailable: boolean) => Promise<Result>): Promise<Result> {
     const targets = this.routes ? this.routes.targets(request.model, request.voice) : [{ model: request.model, voice: request.voice }];
     return tryTargets(targets, stopped, attempt, (failed, next, error) =>
       this.logger.warn('falling back to the next target', { requestId, model: request.model, failed: failed.model, next: next.model, code: error.code }),
@@ -195,7 +195,7 @@ export class SynthesisService {
   }
 
   /** Resolves one target's model and checks its voice. */
-  private async prepare(request: SynthesisRequest, served: RouteTarget, signal: AbortSignal): Promise<Prepared> {
+  private async prepare(request: SynthesisRequest, served: RouteTarget, signal: AbortSignal, fallbackAvailable: boolean): Promise<Prepared> {
     const servedRequest = { ...request, model: served.model, voice: served.voice };
     // Only just after start: the engine's formats, read by the plan, are still being found out.
     if (this.audioEngine.formatsPending) await this.audioEngine.formatsPending;
@@ -208,6 +208,7 @@ export class SynthesisService {
       servedBy: servedByName(served),
       ...(takesInstructions && request.instructions !== undefined ? { instructions: request.instructions } : {}),
       instructionsIgnored: request.instructions !== undefined && !takesInstructions,
+      fallbackAvailable,
     };
   }
 
@@ -260,6 +261,7 @@ export class SynthesisService {
       ...(prepared.instructions !== undefined ? { instructions: prepared.instructions } : {}),
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
+      ...(prepared.fallbackAvailable ? { fallbackAvailable: true } : {}),
       requestId,
     };
   }

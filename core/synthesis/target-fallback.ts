@@ -25,13 +25,13 @@ export function failedPastTheTarget(error: unknown): never {
 export async function tryTargets<Result>(
   targets: readonly RouteTarget[],
   stopped: () => boolean,
-  attempt: (target: RouteTarget) => Promise<Result>,
+  attempt: (target: RouteTarget, fallbackAvailable: boolean) => Promise<Result>,
   onFallback: (failed: RouteTarget, next: RouteTarget, error: GatewayError) => void,
 ): Promise<Result> {
   let providerFailure: GatewayError | undefined;
   for (let index = 0; ; index += 1) {
     try {
-      return await attempt(targets[index]);
+      return await attempt(targets[index], index < targets.length - 1);
     } catch (error) {
       if (stopped()) throw error;
       const retryable = isGatewayError(error) && error.retryable && !pastTheTarget.has(error);
