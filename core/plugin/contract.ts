@@ -90,7 +90,8 @@ export interface ProviderSynthesisRequest {
   readonly continuation?: boolean;
   /**
    * True when the gateway has another target to fall back on: the gateway's breaker refuses the
-   * call at once while the provider's circuit is on trial, instead of making it wait for the trial.
+   * call at once while the provider's circuit is on trial, instead of making it wait for the trial
+   * (not a `continuation`: its stream has begun on this provider).
    */
   readonly fallbackAvailable?: boolean;
   /** The gateway's request id, for the provider's logs. */

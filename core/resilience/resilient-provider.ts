@@ -104,8 +104,10 @@ export class ResilientProvider implements TtsProvider {
     const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };
     if (!this.breaker) return this.withRetries(request, bounds, attempt);
     // A caller with another target to go to does not wait for a trial under way (a hanging
-    // provider's would hold it to its deadline, past any fallback): it is refused at once.
-    if (request.fallbackAvailable === true && this.breaker.state() === 'half-open') return Promise.reject(this.breaker.trialUnderWayError());
+    // provider's would hold it to its deadline, past any fallback): it is refused at once. A
+    // stream's later call waits: its stream has begun, and can fall back no more.
+    const mayFallBack = request.fallbackAvailable === true && request.continuation !== true;
+    if (mayFallBack && this.breaker.state() === 'half-open') return Promise.reject(this.breaker.trialUnderWayError());
     // The signal of this caller's wait for a half-open trial; set after `execute`, which starts the trial itself at once.
     let waitSignal: AbortSignal | undefined;
     const running = this.breaker.execute(() => {
