@@ -106,8 +106,7 @@ export class ResilientProvider implements TtsProvider {
     // A caller with another target to go to does not wait for a trial under way (a hanging
     // provider's would hold it to its deadline, past any fallback): it is refused at once. A
     // stream's later call waits: its stream has begun, and can fall back no more.
-    const mayFallBack = request.fallbackAvailable === true && request.continuation !== true;
-    if (mayFallBack && this.breaker.state() === 'half-open') return Promise.reject(this.breaker.trialUnderWayError());
+    if (this.mayFallBack(request) && this.breaker.state() === 'half-open') return Promise.reject(this.breaker.trialUnderWayError());
     // The signal of this caller's wait for a half-open trial; set after `execute`, which starts the trial itself at once.
     let waitSignal: AbortSignal | undefined;
     const running = this.breaker.execute(() => {
@@ -166,8 +165,10 @@ export class ResilientProvider implements TtsProvider {
           link.abort(stopped ? signal.reason : error);
           if (stopped || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
-          // A retry that could only start after the deadline would be wasted: answer now.
+          // A retry that could only start after the deadline would be wasted: answer now. So would
+          // a provider's wait past maxBackoff when another target can answer now: fall back to it.
           if (Date.now() + delayMs >= deadline) throw failure;
+          if (this.mayFallBack(request) && delayMs > policy.maxBackoffMs) throw failure;
           this.options.metrics?.upstreamRetry(instanceId, (failure as { code?: string }).code ?? 'error');
           this.options.logger.debug('retrying provider call', { provider: instanceId, requestId: request.requestId, retry: retriesSoFar + 1, delayMs, code: (failure as { code?: string }).code });
           throw new PlannedRetry(failure);
@@ -176,6 +177,11 @@ export class ResilientProvider implements TtsProvider {
     } catch (error) {
       throw error instanceof PlannedRetry ? error.failure : error;
     }
+  }
+
+  /** Whether the caller has another target to go to (a stream's later call has none: its stream has begun here). */
+  private mayFallBack(request: ProviderSynthesisRequest): boolean {
+    return request.fallbackAvailable === true && request.continuation !== true;
   }
 
   /** Whether this is the first call that `deadline` (an abort reason) cut; later ones of its request count no more. */
