@@ -9,6 +9,7 @@ import { abortedByDeadline, abortError, deadlineError, pause, untilAborted } fro
 import { withFirstChunk } from './first-chunk';
 import { reportingLateFailure } from './late-stream-failure';
 import { ProviderBreaker, stoppedByItsCaller, type BreakerState } from './provider-breaker';
+import { RetryBudget } from './retry-budget';
 import { retryDelayMs } from './retry-delay';
 import { isTransientFailure } from './transient-failure';
 
@@ -54,6 +55,7 @@ export class ResilientProvider implements TtsProvider {
   private readonly retryPolicy: RetryPolicy;
   private readonly breaker?: ProviderBreaker;
   private readonly random: () => number;
+  private readonly retryBudget = new RetryBudget();
   /**
    * Deadlines that have cut a call already, by their abort reason (one per request, shared by
    * its calls): a request's deadline cuts all its chunks' calls at once, and is one failure.
@@ -151,6 +153,7 @@ export class ResilientProvider implements TtsProvider {
             throw error;
           });
           this.reportAttempt(started);
+          this.retryBudget.succeeded();
           if (bounds.kind === 'call') link.dispose();
           else link.stopClock();
           return result;
@@ -163,7 +166,13 @@ export class ResilientProvider implements TtsProvider {
           if (stopped && !byDeadline) stoppedByItsCaller(failure);
           if (byDeadline && !this.firstCutBy(signal.reason)) stoppedByItsCaller(failure);
           link.abort(stopped ? signal.reason : error);
-          if (stopped || !isTransientFailure(failure) || retriesSoFar >= policy.retries) throw failure;
+          if (stopped || !isTransientFailure(failure)) throw failure;
+          this.retryBudget.failed();
+          if (retriesSoFar >= policy.retries) throw failure;
+          if (!this.retryBudget.allowsRetry()) {
+            this.options.logger.debug('retry budget spent: failure answered without a retry', { provider: instanceId, requestId: request.requestId, code: (failure as { code?: string }).code });
+            throw failure;
+          }
           delayMs = retryDelayMs(retriesSoFar + 1, failure, policy, this.random);
           // A retry that could only start after the deadline would be wasted: answer now. So would
           // a provider's wait past maxBackoff when another target can answer now: fall back to it.
