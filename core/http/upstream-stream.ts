@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import { LinkedAbort } from '../abort/linked-abort';
 import { destroyQuietly, isNodeBodyResponse } from './node-body-response';
-import { gatewayError, isGatewayError, type GatewayError } from '../errors';
-import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
+import { answerBrokeOff, badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
 export interface UpstreamStreamResponse {
@@ -136,7 +135,7 @@ async function* readBody(response: Response, idle: IdleDeadline, request: Upstre
     }
   } catch (error) {
     done = true;
-    throw bodyFailure(error, request, idle.signal);
+    throw answerBrokeOff(error, request, idle.signal);
   } finally {
     idle.stop();
     // Stopped early (client gone, a check failed): release the connection.
@@ -156,24 +155,10 @@ async function* readNodeBody(body: Readable, idle: IdleDeadline, request: Upstre
       }
     }
   } catch (error) {
-    throw bodyFailure(error, request, idle.signal);
+    throw answerBrokeOff(error, request, idle.signal);
   } finally {
     idle.stop();
   }
-}
-
-/**
- * A body that fails while it arrives: the provider was reached and answered, so a dropped
- * connection is an answer that broke off, not one that "could not be reached" (a stream's SSE
- * error event and the log said that). Cancellations and stalls keep their own codes.
- */
-function bodyFailure(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
-  const failure = upstreamFailure(error, request, timeout);
-  if (isGatewayError(error) || failure.code !== 'TTS_ERR_UNAVAILABLE') return failure;
-  return gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider: request.provider, problem: 'its answer broke off before its end' }, {
-    details: [{ reason: 'upstream_broken_off', provider: request.provider }],
-    cause: error,
-  });
 }
 
 async function readAtMost(response: Response, limit: number): Promise<Uint8Array> {

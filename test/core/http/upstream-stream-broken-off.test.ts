@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createPooledFetch, type GatewayError, upstreamStream, type PooledFetch } from '../../../core';
+import { createPooledFetch, type GatewayError, upstreamFetch, upstreamStream, type PooledFetch } from '../../../core';
 import { startUpstream } from './local-upstream';
 
 /**
@@ -8,7 +8,7 @@ import { startUpstream } from './local-upstream';
  * upstream_unreachable): the provider was reached and answered; its answer broke off. A stream's
  * SSE error event and the log said the wrong thing.
  */
-describe('core/http upstreamStream: an answer that breaks off after it began', () => {
+describe('core/http upstreamStream and upstreamFetch: an answer that breaks off after it began', () => {
   let pooled: PooledFetch;
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
 
@@ -34,15 +34,26 @@ describe('core/http upstreamStream: an answer that breaks off after it began', (
     throw new Error('the stream did not fail');
   }
 
+  const expectBrokenOff = (failure: GatewayError): void => {
+    expect(failure.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    expect(failure.message).to.equal('Stand-in sent an unusable answer: its answer broke off before its end');
+    expect(failure.details).to.deep.equal([{ reason: 'upstream_broken_off', provider: 'Stand-in' }]);
+  };
+
   for (const [name, fetchImpl] of [
     ['the pooled fetch', () => pooled.fetch],
     ["Node's fetch (a web stream body)", () => fetch],
   ] as const) {
     it(`says the answer broke off, not that the provider could not be reached (${name})`, async () => {
-      const failure = await failureOf(fetchImpl());
-      expect(failure.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-      expect(failure.message).to.equal('Stand-in sent an unusable answer: its answer broke off before its end');
-      expect(failure.details).to.deep.equal([{ reason: 'upstream_broken_off', provider: 'Stand-in' }]);
+      expectBrokenOff(await failureOf(fetchImpl()));
+    });
+
+    it(`says so for a whole answer read at once too (a stream's chunk call, tts-sync) (${name})`, async () => {
+      const failure = await upstreamFetch({ provider: 'Stand-in', fetch: fetchImpl(), url: `${upstream.base}/audio`, timeoutMs: 5000 }).then(
+        () => undefined,
+        (error: GatewayError) => error,
+      );
+      expectBrokenOff(failure!);
     });
   }
 });
