@@ -163,10 +163,15 @@ function record(sources: PieceSources, piece: EncodedPiece): boolean {
   return piece.audio.byteLength > 0;
 }
 
-/** The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) alone. */
+/**
+ * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) alone,
+ * and kept as the stream's seconds (the usage report's audioSeconds), not only checked.
+ */
 function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream): void {
   count(sources.progress, audio, stream.sampleRate);
-  if (stream.format === 'pcm' && stream.sampleRate) sources.checkDuration?.(sources.progress.bytes / 2 / stream.sampleRate);
+  if (stream.format !== 'pcm' || !stream.sampleRate) return;
+  sources.progress.durationSeconds = sources.progress.bytes / 2 / stream.sampleRate;
+  sources.checkDuration?.(sources.progress.durationSeconds);
 }
 
 function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {
