@@ -60,6 +60,36 @@ const adtsFrame: FrameReader = (bytes, offset) => {
 
 const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus: oggPage, aac: adtsFrame };
 
+const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
+
+/** Seconds of audio in the frame whose (read) header starts at `offset`; 0 for a tag. */
+type FrameSeconds = (bytes: Uint8Array, offset: number) => number;
+
+/** Whether a Xing or Info tag (a frame describing the file, no audio) is among the frame's first bytes that have come. */
+function describesTheFile(bytes: Uint8Array, offset: number): boolean {
+  const end = Math.min(bytes.length, offset + 44) - 4;
+  for (let at = offset + 4; at <= end; at += 1) {
+    const tag = String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+    if (tag === 'Xing' || tag === 'Info') return true;
+  }
+  return false;
+}
+
+const mp3FrameSeconds: FrameSeconds = (bytes, offset) => {
+  if (bytes[offset] !== 0xff || describesTheFile(bytes, offset)) return 0;
+  const version = (bytes[offset + 1] >> 3) & 0b11;
+  const rate = MP3_RATES[version]?.[(bytes[offset + 2] >> 2) & 0b11];
+  return rate ? (version === 3 ? 1152 : 576) / rate : 0;
+};
+
+/** 1024 samples per raw data block, one to four blocks a frame. */
+const adtsFrameSeconds: FrameSeconds = (bytes, offset) => {
+  const rate = ADTS_RATES[(bytes[offset + 2] >> 2) & 0x0f];
+  return rate ? (1024 * ((bytes[offset + 6] & 0x03) + 1)) / rate : 0;
+};
+
+const SECONDS: Partial<Record<AudioFormat, FrameSeconds>> = { mp3: mp3FrameSeconds, aac: adtsFrameSeconds };
+
 /**
  * Follows the frames (MP3, ADTS) or pages (Ogg) of an answer as its bytes arrive, to tell at
  * the end whether it stopped in the middle of one: an answer cut short. Bytes that are not a
@@ -74,14 +104,20 @@ export class FrameWalker {
   private started = false;
   private lost = false;
 
-  private constructor(reader: FrameReader) {
+  /** Seconds of audio in the frames walked so far (MP3, ADTS; 0 for Ogg, whose pages say no length). */
+  seconds = 0;
+
+  private constructor(
+    reader: FrameReader,
+    private readonly frameSeconds?: FrameSeconds,
+  ) {
     this.reader = reader;
   }
 
   /** A walker for `format`, or undefined for formats without frame lengths to follow. */
   static for(format: AudioFormat): FrameWalker | undefined {
     const reader = READERS[format];
-    return reader ? new FrameWalker(reader) : undefined;
+    return reader ? new FrameWalker(reader, SECONDS[format]) : undefined;
   }
 
   push(chunk: Uint8Array): void {
@@ -110,6 +146,7 @@ export class FrameWalker {
         return;
       }
       this.started = true;
+      if (this.frameSeconds) this.seconds += this.frameSeconds(bytes, offset);
       if (offset + read > bytes.length) {
         this.remaining = offset + read - bytes.length;
         return;

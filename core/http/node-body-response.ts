@@ -1,5 +1,6 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { headersOfRaw, type RawHeaders } from './header-records';
+import { nodeBodyAsWebStream } from './node-body-web-stream';
 
 /**
  * A fetch `Response` whose body stays the Node stream undici read it into until a caller asks
@@ -136,7 +137,7 @@ function defineNodeBodyResponse(): NodeBodyResponseClass {
         const body = this.nodeBody;
         this.nodeBody = undefined;
         if (!body) throw new TypeError('Body is unusable: Body has already been read');
-        this.webForm = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status: this.status, statusText: this.statusText, headers: this.headers });
+        this.webForm = new Response(nodeBodyAsWebStream(body), { status: this.status, statusText: this.statusText, headers: this.headers });
       }
       return this.webForm;
     }

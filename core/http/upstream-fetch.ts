@@ -51,7 +51,9 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
       body: request.body,
       signal,
     });
-    const body = new Uint8Array(await response.arrayBuffer());
+    const body = new Uint8Array(await response.arrayBuffer().catch((error: unknown): never => {
+      throw answerBrokeOff(error, request, signal);
+    }));
     if (!response.ok) throw upstreamAnswerError(request, { status: response.status, headers: response.headers, text: new TextDecoder().decode(body.subarray(0, 4096)) });
     return { status: response.status, headers: response.headers, body };
   } catch (error) {
@@ -88,6 +90,21 @@ export function upstreamFailure(error: unknown, request: UpstreamRequest, timeou
   }
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: request.provider, reason: 'it could not be reached' }, {
     details: [{ reason: 'upstream_unreachable', provider: request.provider }],
+    cause: error,
+  });
+}
+
+/**
+ * A body that fails while it arrives: the provider was reached and answered, so a dropped
+ * connection is an answer that broke off, not one that "could not be reached" (a stream's SSE
+ * error event, an answer after the retries and the log said that). Cancellations and stalls
+ * keep their own codes.
+ */
+export function answerBrokeOff(error: unknown, request: UpstreamRequest, timeout: AbortSignal): GatewayError {
+  const failure = upstreamFailure(error, request, timeout);
+  if (isGatewayError(error) || failure.code !== 'TTS_ERR_UNAVAILABLE') return failure;
+  return gatewayError('TTS_ERR_UPSTREAM_BAD_RESPONSE', { provider: request.provider, problem: 'its answer broke off before its end' }, {
+    details: [{ reason: 'upstream_broken_off', provider: request.provider }],
     cause: error,
   });
 }

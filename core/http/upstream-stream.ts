@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { LinkedAbort } from '../abort/linked-abort';
 import { destroyQuietly, isNodeBodyResponse } from './node-body-response';
-import { badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
+import { answerBrokeOff, badUpstreamResponse, upstreamAnswerError, upstreamFailure, type UpstreamRequest } from './upstream-fetch';
 
 /** A successful upstream answer whose body is read as it arrives. */
 export interface UpstreamStreamResponse {
@@ -135,7 +135,7 @@ async function* readBody(response: Response, idle: IdleDeadline, request: Upstre
     }
   } catch (error) {
     done = true;
-    throw upstreamFailure(error, request, idle.signal);
+    throw answerBrokeOff(error, request, idle.signal);
   } finally {
     idle.stop();
     // Stopped early (client gone, a check failed): release the connection.
@@ -155,7 +155,7 @@ async function* readNodeBody(body: Readable, idle: IdleDeadline, request: Upstre
       }
     }
   } catch (error) {
-    throw upstreamFailure(error, request, idle.signal);
+    throw answerBrokeOff(error, request, idle.signal);
   } finally {
     idle.stop();
   }

@@ -135,7 +135,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       walker?.push(bytes);
       const piece = samples ? samples.take(bytes) : bytes;
       if (piece.byteLength > 0) {
-        countPassedThrough(sources, piece, stream);
+        countPassedThrough(sources, piece, stream, walker);
         yield piece;
       }
       const next: IteratorResult<Uint8Array> = finished ? { done: true, value: undefined } : await iterator.next();
@@ -163,10 +163,17 @@ function record(sources: PieceSources, piece: EncodedPiece): boolean {
   return piece.audio.byteLength > 0;
 }
 
-/** The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) alone. */
-function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream): void {
+/**
+ * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) and
+ * from the frames walked for MP3 and ADTS, and kept as the stream's seconds (the usage report's
+ * audioSeconds), not only checked against maxAudioDuration.
+ */
+function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream, walker: FrameWalker | undefined): void {
   count(sources.progress, audio, stream.sampleRate);
-  if (stream.format === 'pcm' && stream.sampleRate) sources.checkDuration?.(sources.progress.bytes / 2 / stream.sampleRate);
+  if (stream.format === 'pcm' && stream.sampleRate) sources.progress.durationSeconds = sources.progress.bytes / 2 / stream.sampleRate;
+  else if (walker && walker.seconds > 0) sources.progress.durationSeconds = walker.seconds;
+  else return;
+  sources.checkDuration?.(sources.progress.durationSeconds);
 }
 
 function count(progress: StreamProgress, audio: Uint8Array, sampleRate: number | undefined): void {

@@ -60,6 +60,6 @@ describe('cartesia plugin: native streaming (/tts/bytes read as it arrives) agai
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
     const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest({ format: 'wav' })), { 'content-type': 'audio/wav' }, speech.subarray(0, half));
     started.answer.cut();
-    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
+    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 });

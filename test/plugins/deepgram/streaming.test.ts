@@ -59,6 +59,6 @@ describe('deepgram plugin: native streaming (chunked /v1/speak) against a local 
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
     const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), AUDIO_HEADERS, speech.subarray(0, half));
     started.answer.cut();
-    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
+    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 });

@@ -73,6 +73,6 @@ describe('elevenlabs plugin: native streaming (/stream) against a local stand-in
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
     const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), AUDIO_HEADERS, speech.subarray(0, half));
     started.answer.cut();
-    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
+    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 });

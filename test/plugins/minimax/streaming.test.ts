@@ -94,7 +94,7 @@ describe('minimax plugin: native streaming (stream: true, server-sent events) ag
   it('throws a coded error, not a clean end, when the connection breaks off mid-stream', async () => {
     const started = await streamUntilFirstChunk(suite.standIn, () => suite.provider.synthesizeStream!(synthesisRequest()), EVENT_STREAM, events[0]);
     started.answer.cut();
-    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UNAVAILABLE');
+    await expectGatewayError(readAll(started.iterator), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
   });
 
   it('stops reading the answer when the request is cancelled mid-stream', async () => {
