@@ -62,21 +62,29 @@ const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus
 
 const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
-/** Seconds of audio in the frame whose (read) header starts at `offset`; 0 for a tag. */
-type FrameSeconds = (bytes: Uint8Array, offset: number) => number;
+/**
+ * Seconds of audio in the frame whose (read) header starts at `offset`; 0 for a tag. `beforeAudio`:
+ * no audio frame was counted yet, so this one may be the file's Xing/Info frame.
+ */
+type FrameSeconds = (bytes: Uint8Array, offset: number, beforeAudio: boolean) => number;
+
+const XING = [0x58, 0x69, 0x6e, 0x67];
+const INFO = [0x49, 0x6e, 0x66, 0x6f];
+
+function tagAt(bytes: Uint8Array, at: number, tag: readonly number[]): boolean {
+  return bytes[at] === tag[0] && bytes[at + 1] === tag[1] && bytes[at + 2] === tag[2] && bytes[at + 3] === tag[3];
+}
 
 /** Whether a Xing or Info tag (a frame describing the file, no audio) is among the frame's first bytes that have come. */
 function describesTheFile(bytes: Uint8Array, offset: number): boolean {
   const end = Math.min(bytes.length, offset + 44) - 4;
-  for (let at = offset + 4; at <= end; at += 1) {
-    const tag = String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
-    if (tag === 'Xing' || tag === 'Info') return true;
-  }
+  for (let at = offset + 4; at <= end; at += 1) if (tagAt(bytes, at, XING) || tagAt(bytes, at, INFO)) return true;
   return false;
 }
 
-const mp3FrameSeconds: FrameSeconds = (bytes, offset) => {
-  if (bytes[offset] !== 0xff || describesTheFile(bytes, offset)) return 0;
+// Only the first frame can be a Xing/Info frame: later ones are not searched (every frame passes here).
+const mp3FrameSeconds: FrameSeconds = (bytes, offset, beforeAudio) => {
+  if (bytes[offset] !== 0xff || (beforeAudio && describesTheFile(bytes, offset))) return 0;
   const version = (bytes[offset + 1] >> 3) & 0b11;
   const rate = MP3_RATES[version]?.[(bytes[offset + 2] >> 2) & 0b11];
   return rate ? (version === 3 ? 1152 : 576) / rate : 0;
@@ -146,7 +154,7 @@ export class FrameWalker {
         return;
       }
       this.started = true;
-      if (this.frameSeconds) this.seconds += this.frameSeconds(bytes, offset);
+      if (this.frameSeconds) this.seconds += this.frameSeconds(bytes, offset, this.seconds === 0);
       if (offset + read > bytes.length) {
         this.remaining = offset + read - bytes.length;
         return;
