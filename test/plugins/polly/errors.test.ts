@@ -19,6 +19,12 @@ describe('polly plugin: upstream failures', () => {
     expect(error.message).to.not.include('security token');
   });
 
+  // AWS answers carry x-amzn-RequestId (the SDK's $metadata.requestId), the id AWS support asks for.
+  it("logs Polly's x-amzn-RequestId beside its message", async () => {
+    const error = await failureOfScenario('error-403');
+    expect(error.logContext?.providerRequestId).to.equal('b4d2e1f3-6c8e-4d9f-8a21-3c4d5e6f7081');
+  });
+
   it('maps 403 InvalidSignatureException to TTS_ERR_UPSTREAM_AUTH without leaking the secret', async () => {
     const error = await failureOfScenario('error-signature');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
