@@ -45,10 +45,15 @@ describe('polly plugin: upstream failures', () => {
     expect(error.details[0]).to.include({ upstreamStatus: 500, providerCode: 'ServiceFailureException' });
   });
 
-  it('keeps 400 InvalidSsmlException a provider rejection (502) with its message', async () => {
-    const error = await failureOfScenario('error-invalid-ssml');
+  // A 400 a plain-text call can really get (an InvalidSsmlException needs SSML): Matthew has no
+  // long-form voice (DescribeVoices lists its SupportedEngines without it). Message from the
+  // Polly API reference's SynthesizeSpeech errors.
+  it('keeps 400 EngineNotSupportedException a provider rejection (502) with its message', async () => {
+    const error = await expectScenarioFailure('polly', 'error-engine-not-supported', async () =>
+      (await createProvider()).synthesize(synthesisRequest({ model: 'polly-long-form', voice: 'Matthew' })));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM');
-    expect(error.details[0]).to.include({ providerCode: 'InvalidSsmlException' });
+    expect(error.details[0]).to.include({ upstreamStatus: 400, providerCode: 'EngineNotSupportedException' });
+    expect(error.logContext?.providerMessage).to.include('not compatible with the voice');
   });
 
   it('answers 502 for an empty audio body', async () => {
