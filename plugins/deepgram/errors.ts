@@ -9,10 +9,13 @@ export const PROVIDER = 'Deepgram';
  */
 export function readDeepgramError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
   const body = parseErrorJson(answer.text);
-  if (!body || (body.err_code === undefined && body.category === undefined)) return readCommonErrorBody(answer.text);
+  // The id Deepgram's support asks for: the body's request_id, else the dg-request-id header.
+  const providerRequestId = textOf(body?.request_id) ?? textOf(answer.headers.get('dg-request-id'));
+  if (!body || (body.err_code === undefined && body.category === undefined)) return { ...readCommonErrorBody(answer.text), providerRequestId };
   return {
     providerCode: textOf(body.err_code) ?? textOf(body.category),
     providerMessage: textOf(body.err_msg) ?? [textOf(body.message), textOf(body.details)].filter(Boolean).join(': '),
+    providerRequestId,
   };
 }
 

@@ -9,13 +9,16 @@ export const PROVIDER = 'OpenAI';
  * Retrying it never helps, so it is a quota failure with no Retry-After.
  */
 export function readOpenAiError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
+  // The id OpenAI's support asks for (openai-node src/core/error.ts reads it from this header).
+  const providerRequestId = textOf(answer.headers.get('x-request-id'));
   const error = parseErrorJson(answer.text)?.error;
-  if (error === null || typeof error !== 'object') return readCommonErrorBody(answer.text);
+  if (error === null || typeof error !== 'object') return { ...readCommonErrorBody(answer.text), providerRequestId };
   const fields = error as Record<string, unknown>;
   const billingStop = fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota';
   return {
     providerMessage: textOf(fields.message),
     providerCode: textOf(fields.code) ?? textOf(fields.type),
+    providerRequestId,
     ...(billingStop ? { failure: 'quota' as const } : {}),
   };
 }

@@ -21,6 +21,8 @@ export function readPollyError(answer: UpstreamErrorAnswer): UpstreamErrorReadin
   return {
     providerCode: type,
     providerMessage: textOf(body.message) ?? textOf(body.Message),
+    // The id AWS support asks for (the SDK's `$metadata.requestId`).
+    providerRequestId: textOf(answer.headers.get('x-amzn-requestid')),
     ...(type && THROTTLING.includes(type) ? { failure: 'rate_limit' as const } : {}),
   };
 }

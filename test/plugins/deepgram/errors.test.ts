@@ -18,6 +18,12 @@ describe('deepgram plugin: upstream failures', () => {
     expect(error.message).to.not.contain('dg-test-key');
   });
 
+  // developers.deepgram.com/reference/errors: every error body carries "request_id", the id Deepgram's support asks for.
+  it("logs Deepgram's request_id beside its message", async () => {
+    const error = await failure('unauthorized');
+    expect(error.logContext?.providerRequestId).to.equal('c1d2e3f4-0000-4a5b-8c9d-000000000401');
+  });
+
   it('maps 429 to TTS_ERR_RATE_LIMITED (no Retry-After from Deepgram: the 1 s default)', async () => {
     const error = await failure('rate-limited');
     expect(error.code).to.equal('TTS_ERR_RATE_LIMITED');

@@ -51,8 +51,9 @@ describe('google plugin: upstream failures', () => {
     const error = await failureOfScenario('error-400-invalid-argument');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM');
     // The provider's own words go to the log, not to the client.
-    expect(error.logContext?.providerMessage).to.include('does not support pitch');
-    expect(error.message).to.not.include('does not support pitch');
+    expect(error.logContext?.providerMessage).to.equal('Request contains an invalid argument.');
+    expect(error.message).to.not.include('invalid argument');
+    expect(error.details[0]).to.include({ upstreamStatus: 400, providerCode: 'INVALID_ARGUMENT' });
   });
 
   it('answers 502 when audioContent is not base64', async () => {

@@ -18,6 +18,12 @@ describe('openai plugin: upstream failures', () => {
     expect(error.details[0]).to.include({ upstreamStatus: 401, providerCode: 'invalid_api_key' });
   });
 
+  // openai-node src/core/error.ts:28 reads an error's request id from the x-request-id header.
+  it("logs OpenAI's x-request-id beside its message", async () => {
+    const error = await failWith('unauthorized', 'TTS_ERR_UPSTREAM_AUTH');
+    expect(error.logContext?.providerRequestId).to.equal('req_3f9a1c7e5b2d4e8f9a0b1c2d3e4f5a6b');
+  });
+
   it('maps 429 to TTS_ERR_RATE_LIMITED with Retry-After', async () => {
     const error = await failWith('rate-limited', 'TTS_ERR_RATE_LIMITED');
     expect(error.status).to.equal(429);

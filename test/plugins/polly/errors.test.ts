@@ -19,6 +19,12 @@ describe('polly plugin: upstream failures', () => {
     expect(error.message).to.not.include('security token');
   });
 
+  // AWS answers carry x-amzn-RequestId (the SDK's $metadata.requestId), the id AWS support asks for.
+  it("logs Polly's x-amzn-RequestId beside its message", async () => {
+    const error = await failureOfScenario('error-403');
+    expect(error.logContext?.providerRequestId).to.equal('b4d2e1f3-6c8e-4d9f-8a21-3c4d5e6f7081');
+  });
+
   it('maps 403 InvalidSignatureException to TTS_ERR_UPSTREAM_AUTH without leaking the secret', async () => {
     const error = await failureOfScenario('error-signature');
     expect(error.code).to.equal('TTS_ERR_UPSTREAM_AUTH');
@@ -39,10 +45,15 @@ describe('polly plugin: upstream failures', () => {
     expect(error.details[0]).to.include({ upstreamStatus: 500, providerCode: 'ServiceFailureException' });
   });
 
-  it('keeps 400 InvalidSsmlException a provider rejection (502) with its message', async () => {
-    const error = await failureOfScenario('error-invalid-ssml');
+  // A 400 a plain-text call can really get (an InvalidSsmlException needs SSML): Matthew has no
+  // long-form voice (DescribeVoices lists its SupportedEngines without it). Message from the
+  // Polly API reference's SynthesizeSpeech errors.
+  it('keeps 400 EngineNotSupportedException a provider rejection (502) with its message', async () => {
+    const error = await expectScenarioFailure('polly', 'error-engine-not-supported', async () =>
+      (await createProvider()).synthesize(synthesisRequest({ model: 'polly-long-form', voice: 'Matthew' })));
     expect(error.code).to.equal('TTS_ERR_UPSTREAM');
-    expect(error.details[0]).to.include({ providerCode: 'InvalidSsmlException' });
+    expect(error.details[0]).to.include({ upstreamStatus: 400, providerCode: 'EngineNotSupportedException' });
+    expect(error.logContext?.providerMessage).to.include('not compatible with the voice');
   });
 
   it('answers 502 for an empty audio body', async () => {
