@@ -96,16 +96,22 @@ export class FileSystemAudioStore implements AudioStore {
    * so the new name lives a full retention (the older name with it), and a sweep that removes
    * the old name meanwhile makes this a miss, never a name that vanishes once given out. Then
    * the folder is flushed (shared with concurrent saves), so the name survives a crash too.
+   * Stopped by `options.signal` (the hit's client left, its read deadline passed), it rejects
+   * with the signal's reason and leaves neither the name nor an owner's entry: no one will be
+   * given that name, so it must not count against the owner's quota.
    */
-  async share(fileName: string, options: Pick<SaveAudioOptions, 'owner'> = {}): Promise<SavedAudio | undefined> {
+  async share(fileName: string, options: Pick<SaveAudioOptions, 'owner' | 'signal'> = {}): Promise<SavedAudio | undefined> {
     const { extension, sampleRate } = parseAudioFileName(fileName);
     const source = join(this.directory, fileName);
     const { fileName: sharedName } = newAudioFileName(extension, sampleRate);
     const target = join(this.directory, sharedName);
+    const { signal } = options;
+    signal?.throwIfAborted();
     const found = await this.locate(fileName);
     if (!found) return undefined;
     const now = new Date(this.now());
     try {
+      signal?.throwIfAborted();
       await utimes(source, now, now);
       await link(source, target);
     } catch (error) {
@@ -113,16 +119,25 @@ export class FileSystemAudioStore implements AudioStore {
       // EMLINK: the file has as many names as its file system allows (ext4: 65,000; every hit
       // renews them all): a miss, so that the result is made afresh in a file of its own.
       if (code === 'ENOENT' || code === 'EMLINK') return undefined;
-      throw storageFailure(error);
+      throw signal?.aborted ? signal.reason : storageFailure(error);
     }
     try {
       await this.flushFolder();
+      signal?.throwIfAborted();
     } catch (error) {
       await unlink(target).catch(() => undefined);
-      throw storageFailure(error);
+      throw signal?.aborted ? signal.reason : storageFailure(error);
     }
     const { size } = found;
-    if (options.owner !== undefined) await this.ownedOrRemoved(this.ledger.record(options.owner, size, this.now()), target);
+    if (options.owner !== undefined) {
+      const owned = this.ledger.record(options.owner, size, this.now());
+      await this.ownedOrRemoved(owned, target);
+      if (signal?.aborted) {
+        await (await owned)();
+        await unlink(target).catch(() => undefined);
+        throw signal.reason;
+      }
+    }
     return { fileName: sharedName, size };
   }
 
