@@ -32,7 +32,7 @@ export interface ByteRange {
 /** A servable file found by `locate()`. */
 export interface LocatedAudio {
   readonly size: number;
-  /** When the file was stored; it never changes afterwards. */
+  /** When the file's bytes were stored (Last-Modified); a renewal of its lifetime does not move it. */
   readonly mtime: Date;
   /** The extension, without the dot (`mp3`, `pcm`, ...). */
   readonly extension: string;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
@@ -192,7 +193,7 @@ export class FileSystemAudioStore implements AudioStore {
     if (!stats?.isFile()) return undefined;
     const expiresAt = stats.mtimeMs + this.retentionMs;
     if (expiresAt <= this.now()) return undefined;
-    return { path, size: stats.size, mtime: stats.mtime, extension, sampleRate, expiresAt: new Date(expiresAt), open: (range, options) => openFile(path, range, options) };
+    return { path, size: stats.size, mtime: storedAt(stats), extension, sampleRate, expiresAt: new Date(expiresAt), open: (range, options) => openFile(path, range, options) };
   }
 
   async sweep(): Promise<number> {
@@ -255,6 +256,15 @@ async function makeLevels(path: string): Promise<void> {
   const parent = dirname(path);
   if (parent !== path && !(await stat(parent).then((stats) => stats.isDirectory(), () => false))) await makeLevels(parent);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+}
+
+/**
+ * When the bytes were stored: the file's birth time where its file system keeps one (ext4, XFS,
+ * btrfs), else its modification time. Not the modification time alone: a result-cache hit renews
+ * it to extend the file's life (see share), which changes no byte, and Last-Modified must not move.
+ */
+function storedAt(stats: Stats): Date {
+  return stats.birthtimeMs > 0 ? stats.birthtime : stats.mtime;
 }
 
 /** Opens first, so that a file swept since locate() is a 404 and not a stream error. */
