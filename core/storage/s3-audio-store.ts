@@ -126,6 +126,10 @@ export class S3AudioStore implements AudioStore {
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.options.retentionMs;
     let removed = 0;
+    // Objects S3 would not delete (an object lock, a policy on some keys): the sweep goes on past
+    // them, or every later page would be left to grow, and reports them at its end.
+    let refused = 0;
+    let firstRefusal: string | undefined;
     let continuationToken: string | undefined;
     do {
       const page = await this.options.client.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
@@ -137,10 +141,12 @@ export class S3AudioStore implements AudioStore {
         const batch = expired.slice(start, start + DELETE_BATCH).map((object) => ({ Key: object.Key as string }));
         const answer = await this.options.client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: false } }));
         removed += answer.Deleted?.length ?? 0;
-        if (answer.Errors && answer.Errors.length > 0) throw new Error(`S3 refused to delete ${answer.Errors.length} expired audio objects (first: ${answer.Errors[0].Code})`);
+        refused += answer.Errors?.length ?? 0;
+        firstRefusal ??= answer.Errors?.[0]?.Code;
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
+    if (refused > 0) throw new Error(`S3 refused to delete ${refused} expired audio objects (first: ${firstRefusal}); ${removed} deleted`);
     return removed;
   }
 
