@@ -204,6 +204,10 @@ export class FileSystemAudioStore implements AudioStore {
     });
     const cutoff = this.now() - this.retentionMs;
     let removed = 0;
+    // A file that cannot be deleted (immutable, another user's, a bad block) must not keep the
+    // sweep from the files after it, or they would never go: the sweep goes on and reports it.
+    let failed = 0;
+    let firstFailure: unknown;
     for (const entry of entries) {
       const ours = AUDIO_FILE_NAME_PATTERN.test(entry.name) || entry.name.startsWith(TEMPORARY_PREFIX);
       if (!entry.isFile() || !ours) continue;
@@ -213,10 +217,17 @@ export class FileSystemAudioStore implements AudioStore {
       // Another replica may sweep the same shared folder: a vanished file is fine.
       const deleted = await unlink(path).then(
         () => true,
-        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(withoutPath(error))),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') {
+            failed += 1;
+            firstFailure ??= withoutPath(error);
+          }
+          return false;
+        },
       );
       if (deleted) removed += 1;
     }
+    if (failed > 0) throw sweepIncomplete(firstFailure, failed, removed);
     return removed;
   }
 
@@ -237,6 +248,12 @@ export class FileSystemAudioStore implements AudioStore {
   startSweeper(intervalMs: number): () => void {
     return startSweeper(() => this.sweep(), intervalMs, this.options.onSweepError);
   }
+}
+
+/** A sweep that could not delete every expired file: the first failure (without its path), and how it went. */
+function sweepIncomplete(firstFailure: unknown, failed: number, removed: number): Error {
+  const message = firstFailure instanceof Error ? firstFailure.message : String(firstFailure);
+  return new Error(`${message} for ${failed} expired file${failed === 1 ? '' : 's'}; ${removed} deleted`, { cause: firstFailure });
 }
 
 /**
