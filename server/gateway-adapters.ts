@@ -90,6 +90,6 @@ export function cacheStorage(store: AudioStore, { recordOwners }: OwnerRecording
     read: (fileName, signal) => readStoredAudio(store, fileName, signal),
     save: (audio, format, sampleRate, owner, signal) => store.save(audio, format, { sampleRate, signal, ...(recordOwners && { owner }) }),
     // A hit's new name without a copy of its bytes, where the store can (the folder store links).
-    ...(store.share && { share: (fileName: string, owner?: string) => store.share!(fileName, recordOwners ? { owner } : {}) }),
+    ...(store.share && { share: (fileName: string, owner?: string, signal?: AbortSignal) => store.share!(fileName, { signal, ...(recordOwners && { owner }) }) }),
   };
 }

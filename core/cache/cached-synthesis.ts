@@ -30,7 +30,7 @@ export interface CacheStorage {
    * durable as a save; undefined when the file is gone, a rejection (as `read`) when it cannot
    * be had now. A storage without it gets read and saved.
    */
-  share?(fileName: string, owner?: string): Promise<{ fileName: string; size: number } | undefined>;
+  share?(fileName: string, owner?: string, signal?: AbortSignal): Promise<{ fileName: string; size: number } | undefined>;
 }
 
 /** What the cache wraps: the synthesis service. */
@@ -222,7 +222,7 @@ export class CachedSynthesis {
 
   /** The hit's bytes under a new name: shared where the storage can, else read and saved again (undefined: the file is gone). */
   private async newNameOf(cached: CachedResult, owner: string | undefined, signal: AbortSignal): Promise<{ fileName: string; size: number } | undefined> {
-    if (this.storage.share) return this.storage.share(cached.fileName, owner);
+    if (this.storage.share) return this.storage.share(cached.fileName, owner, signal);
     const bytes = await this.storage.read(cached.fileName, signal);
     return bytes && this.storage.save(bytes, cached.format, cached.sampleRate, owner, signal);
   }

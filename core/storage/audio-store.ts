@@ -32,7 +32,7 @@ export interface ByteRange {
 /** A servable file found by `locate()`. */
 export interface LocatedAudio {
   readonly size: number;
-  /** When the file was stored; it never changes afterwards. */
+  /** When the file's bytes were stored (Last-Modified); a renewal of its lifetime does not move it. */
   readonly mtime: Date;
   /** The extension, without the dot (`mp3`, `pcm`, ...). */
   readonly extension: string;
@@ -62,9 +62,10 @@ export interface AudioStore {
   /**
    * A fresh unguessable name for the bytes of a stored file, without copying them, as durable as
    * a save and living a full retention from now; undefined when that file is gone or expired.
-   * `options.owner` as in save(). Absent where the store cannot (S3): callers read and save.
+   * `options.owner` and `options.signal` as in save(): a stopped share leaves no name and counts
+   * nothing. Absent where the store cannot (S3): callers read and save.
    */
-  share?(fileName: string, options?: Pick<SaveAudioOptions, 'owner'>): Promise<SavedAudio | undefined>;
+  share?(fileName: string, options?: Pick<SaveAudioOptions, 'owner' | 'signal'>): Promise<SavedAudio | undefined>;
   /** Bytes of the live files saved for an owner; absent when the store does not count owners (S3). */
   storedBytes?(owner: string): Promise<StoredBytes>;
   /**

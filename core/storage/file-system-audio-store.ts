@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, stat, unlink, utimes } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
@@ -96,16 +97,22 @@ export class FileSystemAudioStore implements AudioStore {
    * so the new name lives a full retention (the older name with it), and a sweep that removes
    * the old name meanwhile makes this a miss, never a name that vanishes once given out. Then
    * the folder is flushed (shared with concurrent saves), so the name survives a crash too.
+   * Stopped by `options.signal` (the hit's client left, its read deadline passed), it rejects
+   * with the signal's reason and leaves neither the name nor an owner's entry: no one will be
+   * given that name, so it must not count against the owner's quota.
    */
-  async share(fileName: string, options: Pick<SaveAudioOptions, 'owner'> = {}): Promise<SavedAudio | undefined> {
+  async share(fileName: string, options: Pick<SaveAudioOptions, 'owner' | 'signal'> = {}): Promise<SavedAudio | undefined> {
     const { extension, sampleRate } = parseAudioFileName(fileName);
     const source = join(this.directory, fileName);
     const { fileName: sharedName } = newAudioFileName(extension, sampleRate);
     const target = join(this.directory, sharedName);
+    const { signal } = options;
+    signal?.throwIfAborted();
     const found = await this.locate(fileName);
     if (!found) return undefined;
     const now = new Date(this.now());
     try {
+      signal?.throwIfAborted();
       await utimes(source, now, now);
       await link(source, target);
     } catch (error) {
@@ -113,16 +120,25 @@ export class FileSystemAudioStore implements AudioStore {
       // EMLINK: the file has as many names as its file system allows (ext4: 65,000; every hit
       // renews them all): a miss, so that the result is made afresh in a file of its own.
       if (code === 'ENOENT' || code === 'EMLINK') return undefined;
-      throw storageFailure(error);
+      throw signal?.aborted ? signal.reason : storageFailure(error);
     }
     try {
       await this.flushFolder();
+      signal?.throwIfAborted();
     } catch (error) {
       await unlink(target).catch(() => undefined);
-      throw storageFailure(error);
+      throw signal?.aborted ? signal.reason : storageFailure(error);
     }
     const { size } = found;
-    if (options.owner !== undefined) await this.ownedOrRemoved(this.ledger.record(options.owner, size, this.now()), target);
+    if (options.owner !== undefined) {
+      const owned = this.ledger.record(options.owner, size, this.now());
+      await this.ownedOrRemoved(owned, target);
+      if (signal?.aborted) {
+        await (await owned)();
+        await unlink(target).catch(() => undefined);
+        throw signal.reason;
+      }
+    }
     return { fileName: sharedName, size };
   }
 
@@ -177,7 +193,7 @@ export class FileSystemAudioStore implements AudioStore {
     if (!stats?.isFile()) return undefined;
     const expiresAt = stats.mtimeMs + this.retentionMs;
     if (expiresAt <= this.now()) return undefined;
-    return { path, size: stats.size, mtime: stats.mtime, extension, sampleRate, expiresAt: new Date(expiresAt), open: (range, options) => openFile(path, range, options) };
+    return { path, size: stats.size, mtime: storedAt(stats), extension, sampleRate, expiresAt: new Date(expiresAt), open: (range, options) => openFile(path, range, options) };
   }
 
   async sweep(): Promise<number> {
@@ -188,6 +204,10 @@ export class FileSystemAudioStore implements AudioStore {
     });
     const cutoff = this.now() - this.retentionMs;
     let removed = 0;
+    // A file that cannot be deleted (immutable, another user's, a bad block) must not keep the
+    // sweep from the files after it, or they would never go: the sweep goes on and reports it.
+    let failed = 0;
+    let firstFailure: unknown;
     for (const entry of entries) {
       const ours = AUDIO_FILE_NAME_PATTERN.test(entry.name) || entry.name.startsWith(TEMPORARY_PREFIX);
       if (!entry.isFile() || !ours) continue;
@@ -197,10 +217,17 @@ export class FileSystemAudioStore implements AudioStore {
       // Another replica may sweep the same shared folder: a vanished file is fine.
       const deleted = await unlink(path).then(
         () => true,
-        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(withoutPath(error))),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') {
+            failed += 1;
+            firstFailure ??= withoutPath(error);
+          }
+          return false;
+        },
       );
       if (deleted) removed += 1;
     }
+    if (failed > 0) throw sweepIncomplete(firstFailure, failed, removed);
     return removed;
   }
 
@@ -223,6 +250,12 @@ export class FileSystemAudioStore implements AudioStore {
   }
 }
 
+/** A sweep that could not delete every expired file: the first failure (without its path), and how it went. */
+function sweepIncomplete(firstFailure: unknown, failed: number, removed: number): Error {
+  const message = firstFailure instanceof Error ? firstFailure.message : String(firstFailure);
+  return new Error(`${message} for ${failed} expired file${failed === 1 ? '' : 's'}; ${removed} deleted`, { cause: firstFailure });
+}
+
 /**
  * Makes a folder and its parents. Node's recursive mkdir reports ENOENT when a level cannot be
  * made (a full disk): the levels are then made one by one, to fail with the real cause.
@@ -240,6 +273,15 @@ async function makeLevels(path: string): Promise<void> {
   const parent = dirname(path);
   if (parent !== path && !(await stat(parent).then((stats) => stats.isDirectory(), () => false))) await makeLevels(parent);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+}
+
+/**
+ * When the bytes were stored: the file's birth time where its file system keeps one (ext4, XFS,
+ * btrfs), else its modification time. Not the modification time alone: a result-cache hit renews
+ * it to extend the file's life (see share), which changes no byte, and Last-Modified must not move.
+ */
+function storedAt(stats: Stats): Date {
+  return stats.birthtimeMs > 0 ? stats.birthtime : stats.mtime;
 }
 
 /** Opens first, so that a file swept since locate() is a 404 and not a stream error. */

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { gatewayError, type GatewayError } from '../errors';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, ReadOptions, SaveAudioOptions, SavedAudio } from './audio-store';
+import { uploadInParts } from './s3-multipart-upload';
 import { startSweeper } from './sweeper';
 
 /** S3's smallest part (5 MiB) would mean many requests; 8 MiB parts from 16 MiB up. */
@@ -14,7 +15,6 @@ const DELETE_BATCH = 1000;
 
 // The AWS SDK is loaded at the first call (about 40 MB and 150 ms), not by every gateway that imports core.
 const s3Sdk = (): typeof import('@aws-sdk/client-s3') => require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
-const s3Uploads = (): typeof import('@aws-sdk/lib-storage') => require('@aws-sdk/lib-storage') as typeof import('@aws-sdk/lib-storage');
 
 export interface S3AudioStoreOptions {
   readonly client: S3Client;
@@ -74,15 +74,8 @@ export class S3AudioStore implements AudioStore {
     try {
       if (bytes.byteLength >= (this.options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD)) {
         const { ContentLength: _length, ...multipart } = params;
-        // A failed or stopped upload aborts itself (leavePartsOnError is false), leaving no parts to pay for.
-        const abortController = new AbortController();
-        const stop = () => abortController.abort(signal?.reason);
-        signal?.addEventListener('abort', stop, { once: true });
-        try {
-          await new (s3Uploads().Upload)({ client: this.options.client, params: multipart, partSize: this.options.partSize ?? DEFAULT_PART_SIZE, queueSize: 2, abortController }).done();
-        } finally {
-          signal?.removeEventListener('abort', stop);
-        }
+        // A failed or stopped upload aborts itself, leaving no parts to pay for.
+        await uploadInParts(this.options.client, multipart, { partSize: this.options.partSize ?? DEFAULT_PART_SIZE, signal });
       } else {
         // The request's deadline stops the PUT: a stalled S3 must not hold the request past it.
         await this.options.client.send(new (s3Sdk().PutObjectCommand)(params), { abortSignal: signal });
@@ -91,7 +84,8 @@ export class S3AudioStore implements AudioStore {
       // Stopped midway, the object may still land: no one was given its name, so it goes (best effort).
       if (signal?.aborted) {
         void this.options.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: params.Key })).catch(() => undefined);
-        throw error;
+        // The signal's reason, as a stopped folder save rejects (not the SDK's own 'Upload aborted.').
+        throw signal.reason;
       }
       throw storageUnavailable(error);
     }
@@ -132,6 +126,10 @@ export class S3AudioStore implements AudioStore {
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.options.retentionMs;
     let removed = 0;
+    // Objects S3 would not delete (an object lock, a policy on some keys): the sweep goes on past
+    // them, or every later page would be left to grow, and reports them at its end.
+    let refused = 0;
+    let firstRefusal: string | undefined;
     let continuationToken: string | undefined;
     do {
       const page = await this.options.client.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
@@ -143,10 +141,12 @@ export class S3AudioStore implements AudioStore {
         const batch = expired.slice(start, start + DELETE_BATCH).map((object) => ({ Key: object.Key as string }));
         const answer = await this.options.client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: false } }));
         removed += answer.Deleted?.length ?? 0;
-        if (answer.Errors && answer.Errors.length > 0) throw new Error(`S3 refused to delete ${answer.Errors.length} expired audio objects (first: ${answer.Errors[0].Code})`);
+        refused += answer.Errors?.length ?? 0;
+        firstRefusal ??= answer.Errors?.[0]?.Code;
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
+    if (refused > 0) throw new Error(`S3 refused to delete ${refused} expired audio objects (first: ${firstRefusal}); ${removed} deleted`);
     return removed;
   }
 

@@ -12,9 +12,13 @@ function contentTypeOf(audio: LocatedAudio): string {
   return audio.extension === 'pcm' ? `${base};rate=${audio.sampleRate};channels=1` : base;
 }
 
-/** Strong: a stored file never changes under its name, so name, size and mtime identify the bytes. */
+/**
+ * Strong: a stored file never changes under its name (names are fresh and created exclusively),
+ * so name and size identify the bytes. Not its time: a result-cache hit renews the file's time
+ * (its lifetime), and a resumed or revalidated download must still match the same bytes.
+ */
 function strongEtag(fileName: string, audio: LocatedAudio): string {
-  const digest = createHash('sha256').update(`${fileName}:${audio.size}:${audio.mtime.getTime()}`).digest('base64url');
+  const digest = createHash('sha256').update(`${fileName}:${audio.size}`).digest('base64url');
   return `"${digest.slice(0, 27)}"`;
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { AudioProcessor, AudioStreamSession, AudioStreamSpec } from '../../core';
-import { audioEngine, lazyAudioEngine } from '../../server/gateway-adapters';
+import type { AudioProcessor, AudioStore, AudioStreamSession, AudioStreamSpec } from '../../core';
+import { audioEngine, cacheStorage, lazyAudioEngine } from '../../server/gateway-adapters';
 
 /** A processor that keeps what each stream was opened with. */
 function recordingProcessor() {
@@ -28,5 +28,14 @@ describe('server/gateway-adapters', () => {
     await lazyAudioEngine(() => lazy.processor, { ffmpegPath: '/nonexistent/ffmpeg' }).openStream(spec, control);
     expect(eager.opened).to.deep.equal([[spec, control]]);
     expect(lazy.opened).to.deep.equal([[spec, control]]);
+  });
+
+  it("hands a result-cache hit's share the hit's signal, so a hit given up leaves no name counted against its owner", async () => {
+    const asked: unknown[] = [];
+    const store = { share: async (fileName: string, options: unknown) => (asked.push(options), { fileName: `${fileName}-shared`, size: 1 }) } as unknown as AudioStore;
+    const signal = new AbortController().signal;
+    await cacheStorage(store, { recordOwners: true }).share!('file.mp3', 'account', signal);
+    await cacheStorage(store, { recordOwners: false }).share!('file.mp3', 'account', signal);
+    expect(asked).to.deep.equal([{ signal, owner: 'account' }, { signal }]);
   });
 });
