@@ -52,6 +52,18 @@ describe('core/audio decoders on corrupt compressed audio', () => {
     }
   });
 
+  it('refuse a FLAC answer whose frames turn to junk, or that stops before the samples its STREAMINFO counts', async () => {
+    const flac = (await encodeAudio(speechPcm(), 'flac')).audio;
+    for (const [damage, audio] of [
+      ['junk after half', corruptedAfter(flac, flac.length >> 1)],
+      ['cut at half', flac.subarray(0, flac.length >> 1)],
+    ] as const) {
+      const error = await expectGatewayError(decodeAudio(audio, 'flac'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+      expect(error.message, damage).to.include('its flac audio cannot be decoded');
+    }
+    expect((await decodeAudio(flac, 'flac')).samples.length).to.equal(speechPcm().samples.length);
+  });
+
   it('still decode whole answers fed in pieces of any size without a complaint', async () => {
     for (const [format, audio] of [['mp3', speechMp3Bytes()], ['opus', await speechOpusBytes()]] as const) {
       for (const size of [1, 333, 4096]) {
