@@ -64,6 +64,15 @@ describe('core/audio decoders on corrupt compressed audio', () => {
     expect((await decodeAudio(flac, 'flac')).samples.length).to.equal(speechPcm().samples.length);
   });
 
+  it('refuse an Ogg Opus answer cut inside a page, instead of padding it with seconds of made-up silence', async () => {
+    const opus = await speechOpusBytes();
+    const whole = await decodeAudio(opus, 'opus');
+    const cut = opus.subarray(0, opus.length >> 1);
+    const error = await expectGatewayError(decodeAudio(cut, 'opus'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    expect(error.message).to.include('cut short');
+    expect(whole.samples.length / whole.sampleRate).to.be.closeTo(speechPcm().samples.length / speechPcm().sampleRate, 0.01);
+  });
+
   it('still decode whole answers fed in pieces of any size without a complaint', async () => {
     for (const [format, audio] of [['mp3', speechMp3Bytes()], ['opus', await speechOpusBytes()]] as const) {
       for (const size of [1, 333, 4096]) {
