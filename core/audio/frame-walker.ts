@@ -1,4 +1,8 @@
 import type { AudioFormat } from './audio-format';
+import { WavWalker } from './wav-walker';
+
+/** Why a WAV answer is not whole. */
+export const WAV_CUT_SHORT = 'the wav audio ends before the data size in its header (cut short?)';
 
 /**
  * What a frame reader makes of the bytes at a frame's start, as one number (an object per frame
@@ -172,10 +176,17 @@ export class FrameWalker {
 /** Why a whole answer is not whole, or undefined when nothing says it is cut short. */
 export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | undefined {
   if (format === 'pcm') return bytes.byteLength % 2 === 0 ? undefined : 'pcm with an odd number of bytes (cut short?)';
+  if (format === 'wav') return wavTruncation(bytes);
   const walker = FrameWalker.for(format);
   if (!walker) return undefined;
   walker.push(bytes);
   return walker.cutShort ? `the ${format} audio ends in the middle of a frame (cut short?)` : undefined;
+}
+
+function wavTruncation(bytes: Uint8Array): string | undefined {
+  const walker = new WavWalker();
+  walker.push(bytes);
+  return walker.cutShort ? WAV_CUT_SHORT : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { FrameWalker } from '../audio/frame-walker';
+import { FrameWalker, WAV_CUT_SHORT } from '../audio/frame-walker';
+import { WavWalker } from '../audio/wav-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
@@ -128,7 +129,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       return;
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
-    const walker = FrameWalker.for(sniffed);
+    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : undefined);
     // Raw pcm goes out in whole samples; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
     for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
@@ -142,7 +143,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
-    if (walker?.cutShort) throw unusableAudio(sources.provider, `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
+    if (walker?.cutShort) throw unusableAudio(sources.provider, sniffed === 'wav' ? WAV_CUT_SHORT : `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
     if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.

@@ -34,7 +34,8 @@ export interface CheckedChunk extends AudioChunk {
  */
 export function checkedProviderAudio(instanceId: string, audio: ProviderAudio): CheckedProviderAudio {
   const checked = checkedLabel(instanceId, audio);
-  const cut = truncationOf(checked.audio, checked.format);
+  // pcm stripped from a WAV is checked as the WAV it came in (the header gave its length).
+  const cut = truncationOf(checked.audio, checked.format) ?? (checked.receivedAs === 'wav' ? truncationOf(audio.audio, 'wav') : undefined);
   if (cut) throw unusableAudio(instanceId, cut);
   return checked;
 }

@@ -23,6 +23,12 @@ function readChannel(bytes: Uint8Array, blockSize: number, bitsPerSample: number
   return samples;
 }
 
+/** STREAMINFO's total of samples per channel (36 bits after the rate, channels and depth); 0 = not known (a streamed FLAC). */
+function streamInfoSamples(bytes: Uint8Array): number {
+  if (bytes.length < 26 || bytes[0] !== 0x66 || bytes[1] !== 0x4c || bytes[2] !== 0x61 || bytes[3] !== 0x43) return 0;
+  return (bytes[21] & 0x0f) * 2 ** 32 + new DataView(bytes.buffer, bytes.byteOffset + 22, 4).getUint32(0);
+}
+
 /**
  * Decodes native FLAC with the reference libFLAC. (The @wasm-audio-decoders FLAC decoder was
  * measured to drop the final partial frame, so it is not used.)
@@ -63,8 +69,12 @@ export async function decodeFlac(bytes: Uint8Array): Promise<PcmAudio> {
     flac.FLAC__stream_decoder_delete(decoder);
   }
   if (blocks.length === 0 || sampleRate === 0) throw undecodable('flac', error ?? 'no audio frames found');
+  // libFLAC reports junk (lost sync, a bad frame CRC) and goes on past it: the answer is damaged.
+  if (error !== undefined) throw undecodable('flac', error);
   const mono = blocks.map((block) => downmixPlanar(block.channels));
   const samples = new Float32Array(mono.reduce((total, block) => total + block.length, 0));
+  const promised = streamInfoSamples(source);
+  if (promised > 0 && samples.length < promised) throw undecodable('flac', `${samples.length} of the ${promised} samples its STREAMINFO counts (cut short?)`);
   let offset = 0;
   for (const block of mono) {
     samples.set(block, offset);
