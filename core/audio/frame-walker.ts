@@ -1,4 +1,5 @@
 import type { AudioFormat } from './audio-format';
+import { MP3_BITRATES_V1, MP3_BITRATES_V2, MP3_RATES } from './mp3-header';
 import { WavWalker } from './wav-walker';
 
 /** Why a WAV answer is not whole. */
@@ -17,9 +18,6 @@ type FrameReader = (bytes: Uint8Array, offset: number, streamStart: boolean) => 
 
 const NO_BYTES = new Uint8Array(0);
 
-const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const MP3_RATES: Readonly<Record<number, readonly number[]>> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
 
 /** An MPEG audio layer III frame, or an ID3v2 tag at the start of the stream. */
 const mp3Frame: FrameReader = (bytes, offset, streamStart) => {

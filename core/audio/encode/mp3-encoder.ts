@@ -5,6 +5,7 @@ import { encoderInputRate } from './encoder-rates';
 import { concatBytes } from '../concat';
 import { wholeFramesLength } from '../frame-walker';
 import type { EncodedAudio } from './encoded-audio';
+import { withInfoFrame } from './mp3-info-frame';
 import { encodeWhole, type StreamEncoder } from './stream-encoder';
 
 type Lame = WasmMediaEncoder<'audio/mpeg'>;
@@ -91,9 +92,14 @@ export class Mp3StreamEncoder implements StreamEncoder {
   }
 }
 
-/** Encodes mono CBR MP3 at the nearest MP3 rate not below the input's. */
+/**
+ * Encodes mono CBR MP3 at the nearest MP3 rate not below the input's. A whole file starts with
+ * an Info frame declaring LAME's delay and padding, so decoders trim them (streams cannot: the
+ * counts are known only at the end).
+ */
 export async function encodeMp3(audio: PcmAudio, checkpoint?: () => void): Promise<EncodedAudio> {
   const rate = encoderInputRate('mp3', audio.sampleRate);
   const input = await resample(audio, rate);
-  return { audio: await encodeWhole(await Mp3StreamEncoder.open(rate), input.samples, checkpoint), sampleRate: rate };
+  const frames = await encodeWhole(await Mp3StreamEncoder.open(rate), input.samples, checkpoint);
+  return { audio: withInfoFrame(frames, input.samples.length), sampleRate: rate };
 }
