@@ -194,7 +194,7 @@ export class CachedSynthesis {
     const bytes = cached && (await this.readHit(key, cached, context));
     if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
-    return extended(live, { chunks: closeBeforeStart(this.remembering(key, live), () => closeUnread(live.chunks)), cache: 'miss' as const });
+    return extended(live, { chunks: closeBeforeStart(this.remembering(key, live, context.requestId), () => closeUnread(live.chunks)), cache: 'miss' as const });
   }
 
   /** What a lookup found, unless it no longer answers the request (then a miss). */
@@ -246,7 +246,7 @@ export class CachedSynthesis {
   }
 
   /** Hands the stream on and, when it ends whole and short enough, stores and remembers it. */
-  private async *remembering(key: string, live: SynthesisStream): AsyncGenerator<Uint8Array> {
+  private async *remembering(key: string, live: SynthesisStream, requestId: string): AsyncGenerator<Uint8Array> {
     const pieces: Uint8Array[] = [];
     let kept = 0;
     for await (const piece of live.chunks) {
@@ -259,7 +259,7 @@ export class CachedSynthesis {
     if (kept > this.options.maxStreamBytes) return;
     // Saved after the client's answer has ended, not before: no one is given this file. An
     // identical request meanwhile waits for it, as for a synthesis under way.
-    this.listUnderWay(key, this.remember(key, live, pieces));
+    this.listUnderWay(key, this.remember(key, live, pieces, requestId));
   }
 
   /**
@@ -277,7 +277,7 @@ export class CachedSynthesis {
   }
 
   /** Stores a finished stream and remembers it; a failure is logged, never thrown. */
-  private async remember(key: string, live: SynthesisStream, pieces: readonly Uint8Array[]): Promise<undefined> {
+  private async remember(key: string, live: SynthesisStream, pieces: readonly Uint8Array[], requestId: string): Promise<undefined> {
     try {
       const audio = Buffer.concat(pieces);
       closeStreamedLengths(audio, live.format, live.progress.durationSeconds);
@@ -286,7 +286,7 @@ export class CachedSynthesis {
       const durationSeconds = live.progress.durationSeconds ?? audioDurationSeconds(audio, live.format, live.progress.sampleRate);
       await this.cache.set(key, Object.assign(describe(live), saved, { sampleRate: live.progress.sampleRate, durationSeconds }));
     } catch (error) {
-      this.logger.warn('a streamed result was not cached', { errorMessage: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('a streamed result was not cached', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
     }
     return undefined;
   }

@@ -12,6 +12,11 @@ export interface GatewayErrorOptions {
   readonly details?: readonly ErrorDetail[];
   /** Seconds a client should wait before retrying (429, 503). */
   readonly retryAfterSeconds?: number;
+  /**
+   * Whether another attempt can help, when the upstream said so itself (OpenAI's
+   * `x-should-retry`): overrides the catalogue's word for the code, as the provider knows better.
+   */
+  readonly retryable?: boolean;
   /** Facts for the operator's log only, never sent to a client (an upstream's own error text). */
   readonly logContext?: Readonly<Record<string, unknown>>;
   readonly cause?: unknown;
@@ -36,6 +41,8 @@ export class GatewayError extends Error {
   readonly retryable: boolean;
   readonly details: readonly ErrorDetail[];
   readonly retryAfterSeconds?: number;
+  /** The upstream's own word on retrying (see GatewayErrorOptions.retryable), when it gave one. */
+  readonly retryableStated?: boolean;
   /** Logged with the error, never rendered into an answer. */
   readonly logContext?: Readonly<Record<string, unknown>>;
 
@@ -50,7 +57,8 @@ export class GatewayError extends Error {
     this.name = 'GatewayError';
     this.code = code;
     this.status = status;
-    this.retryable = retryable;
+    this.retryable = options.retryable ?? retryable;
+    if (options.retryable !== undefined) this.retryableStated = options.retryable;
     this.details = options.details ?? [];
     this.retryAfterSeconds = options.retryAfterSeconds;
     if (options.logContext !== undefined) this.logContext = options.logContext;

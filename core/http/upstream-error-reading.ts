@@ -24,6 +24,13 @@ export interface UpstreamErrorReading {
   readonly providerRequestId?: string;
   /** A wait the provider states in its body when it sends no Retry-After header (seconds). */
   readonly retryAfterSeconds?: number;
+  /**
+   * The wait to the millisecond, when the provider states it so (OpenAI's `retry-after-ms`):
+   * preferred over Retry-After, as the official SDK prefers it.
+   */
+  readonly retryAfterMs?: number;
+  /** The provider's own word on whether another attempt can help (OpenAI's `x-should-retry`), over what the status implies. */
+  readonly retryable?: boolean;
 }
 
 /** A provider's HTTP error answer as a `mapError` hook sees it. */

@@ -72,22 +72,24 @@ export function upstreamError(facts: UpstreamFailureFacts): GatewayError {
   // Without a status the code is already in `upstream`.
   const params = { provider, upstream, providerCode: upstreamStatus !== undefined ? providerCode : undefined };
   const failure = reading.failure ?? (upstreamStatus !== undefined ? failureOfStatus(upstreamStatus) : 'server_error');
-  const options = { details: [detail], ...(logContext && { logContext }) };
+  const options = { details: [detail], ...(logContext && { logContext }), ...(reading.retryable !== undefined && { retryable: reading.retryable }) };
+  const statedWait = reading.retryAfterMs !== undefined ? reading.retryAfterMs / 1000 : parseRetryAfter(facts.retryAfterHeader ?? null);
   switch (failure) {
     case 'credentials':
       return gatewayError('TTS_ERR_UPSTREAM_AUTH', params, options);
     case 'quota':
       return gatewayError('TTS_ERR_UPSTREAM_QUOTA', params, options);
     case 'rate_limit': {
-      const retryAfterSeconds = parseRetryAfter(facts.retryAfterHeader ?? null) ?? reading.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { ...options, retryAfterSeconds });
+      // A wait in milliseconds stays exact for the retry layer; the message (as the header) says whole seconds.
+      const retryAfterSeconds = statedWait ?? reading.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+      return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds: Math.ceil(retryAfterSeconds) }, { ...options, retryAfterSeconds });
     }
     case 'timeout':
       return gatewayError('TTS_ERR_TIMEOUT', { subject: provider, limit: `its own deadline (${upstream})` }, options);
     case 'server_error':
     case 'rejected': {
       // A 503 (or another answer a retry may cure) may say when to come back: the retry layer waits at least that.
-      const retryAfterSeconds = upstreamStatus === 408 || (upstreamStatus ?? 0) >= 500 ? parseRetryAfter(facts.retryAfterHeader ?? null) : undefined;
+      const retryAfterSeconds = upstreamStatus === 408 || (upstreamStatus ?? 0) >= 500 ? statedWait : undefined;
       return gatewayError('TTS_ERR_UPSTREAM', params, retryAfterSeconds === undefined ? options : extended(options, { retryAfterSeconds }));
     }
   }

@@ -19,12 +19,14 @@ function upstreamStatusOf(details: readonly { readonly [key: string]: unknown }[
  * provider's own error code without one, would fail the same way again. Billing stops, bad
  * credentials, the client's own errors and cancellations are never transient. Nor is a refusal
  * for load by the gateway's own workers (`overloaded`): a retry within the request would only
- * wait in the same queue, and a busy gateway is no failing provider for the circuit.
+ * wait in the same queue, and a busy gateway is no failing provider for the circuit. A
+ * provider's own word (`retryableStated`) overrides the status either way.
  */
 export function isTransientFailure(error: unknown): boolean {
   if (!isGatewayError(error) || !error.retryable) return false;
   if (error.details.some((detail) => detail.reason === 'overloaded')) return false;
-  if (error.code !== 'TTS_ERR_UPSTREAM') return true;
+  // The provider said a retry helps (OpenAI's `x-should-retry: true`): whatever its status.
+  if (error.code !== 'TTS_ERR_UPSTREAM' || error.retryableStated === true) return true;
   const status = upstreamStatusOf(error.details);
   return status !== undefined && isTransientStatus(status);
 }

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { gatewayError, type GatewayError } from '../errors';
 import { audioNotFound, AUDIO_FILE_NAME_PATTERN, newAudioFileName, parseAudioFileName } from './audio-file-name';
 import type { AudioStore, ByteRange, LocatedAudio, ReadOptions, SaveAudioOptions, SavedAudio } from './audio-store';
+import { isMissingBucket, S3BucketCheck } from './s3-bucket-check';
 import { uploadInParts } from './s3-multipart-upload';
 import { startSweeper } from './sweeper';
 
@@ -47,7 +48,9 @@ function readFailure(error: unknown, signal: AbortSignal | undefined): unknown {
   return signal?.aborted ? signal.reason : storageUnavailable(error);
 }
 
+/** A missing object; never a missing bucket (a GET's NoSuchBucket is a 404 too), which is an outage. */
 function isMissing(error: unknown): boolean {
+  if (isMissingBucket(error)) return false;
   const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return failure?.name === 'NotFound' || failure?.name === 'NoSuchKey' || failure?.$metadata?.httpStatusCode === 404;
 }
@@ -60,10 +63,12 @@ function isMissing(error: unknown): boolean {
 export class S3AudioStore implements AudioStore {
   private readonly prefix: string;
   private readonly now: () => number;
+  private readonly bucketCheck: S3BucketCheck;
 
   constructor(private readonly options: S3AudioStoreOptions) {
     this.prefix = options.prefix ?? '';
     this.now = options.now ?? Date.now;
+    this.bucketCheck = new S3BucketCheck(options.client, options.bucket, this.now);
   }
 
   async save(bytes: Uint8Array, extension: string, options: SaveAudioOptions = {}): Promise<SavedAudio> {
@@ -97,9 +102,11 @@ export class S3AudioStore implements AudioStore {
     const key = this.prefix + fileName;
     const { signal } = options;
     // The caller's signal stops the HEAD: a stalled S3 must not hold a cache hit past its deadline.
-    const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key }), { abortSignal: signal }).catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      throw readFailure(error, signal);
+    const head = await this.options.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: key }), { abortSignal: signal }).catch(async (error: unknown) => {
+      if (!isMissing(error)) throw readFailure(error, signal);
+      // A HEAD's 404 has no body to tell a missing object from a missing bucket: S3 is asked which.
+      if (!(await this.bucketCheck.exists())) throw storageUnavailable(Object.assign(new Error('the bucket does not exist'), { name: 'NoSuchBucket', $metadata: { httpStatusCode: 404 }, cause: error }));
+      return undefined;
     });
     if (!head?.LastModified || head.ContentLength === undefined) return undefined;
     const expiresAt = head.LastModified.getTime() + this.options.retentionMs;

@@ -4,6 +4,8 @@ import { durationText, gatewayError, type GatewayError } from '../errors';
 const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
 /** The folder cannot be written at all (mounted read-only, permissions). */
 const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+/** The process (EMFILE) or the whole system (ENFILE) has no file descriptor left: an outage that passes. */
+const NO_DESCRIPTORS = new Set(['EMFILE', 'ENFILE']);
 
 /**
  * A file system error without its paths: a stored file's name is its download capability, and
@@ -24,6 +26,7 @@ export function withoutPath(error: unknown): unknown {
  */
 export function storageFailure(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== undefined && NO_DESCRIPTORS.has(code)) return outOfDescriptors(code, error);
   if (code !== undefined && NO_ROOM.has(code)) {
     return gatewayError('TTS_ERR_STORAGE_FULL', { subject: "The gateway's audio storage", reason: 'its disk is full' }, { details: [{ reason: 'disk_full' }], cause: error });
   }
@@ -41,6 +44,7 @@ export function storageFailure(error: unknown): unknown {
  */
 export function storageReadFailure(error: unknown): GatewayError {
   const code = (error as NodeJS.ErrnoException | null)?.code ?? 'an error';
+  if (NO_DESCRIPTORS.has(code)) return outOfDescriptors(code, error);
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `its folder could not be read (${code})` }, { details: [{ reason: 'storage_read_failed' }], cause: error });
 }
 
@@ -50,4 +54,13 @@ export function storageReadFailure(error: unknown): GatewayError {
  */
 export function storageTimedOut(limitMs: number): GatewayError {
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `it did not answer within ${durationText(limitMs)}` }, { details: [{ reason: 'storage_timeout' }] });
+}
+
+/**
+ * No file descriptor left to save or open a file (too many open connections and files, or a
+ * leak): neither a full disk nor the client's fault, and it passes once some close, so 503
+ * TTS_ERR_UNAVAILABLE with Retry-After, its code in the message so the log line names it.
+ */
+function outOfDescriptors(code: string, error: unknown): GatewayError {
+  return gatewayError('TTS_ERR_UNAVAILABLE', { provider: "The gateway's audio storage", reason: `the gateway has no file descriptors left (${code})` }, { details: [{ reason: 'out_of_file_descriptors' }], retryAfterSeconds: 1, cause: error });
 }

@@ -122,10 +122,10 @@ function looksLikeJson(bytes: Uint8Array): boolean {
  * layer has usually checked already, and then there is nothing new to say). A mislabelled
  * answer keeps `receivedAs` (from this check or the retry layer's), for `X-TTS-Applied`.
  */
-export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: Logger): CheckedChunk {
+export function checkProviderAudio(instanceId: string, audio: ProviderAudio, logger: Logger, requestId: string): CheckedChunk {
   const checked = checkedProviderAudio(instanceId, audio);
   if (checked.format !== audio.format || checked.audio !== audio.audio) {
-    logger.warn('provider audio is not what its label says', { provider: instanceId, labelled: audio.format, actual: checked.format });
+    logger.warn('provider audio is not what its label says', { requestId, provider: instanceId, labelled: audio.format, actual: checked.format });
   }
   const chunk = { audio: checked.audio, format: checked.format, sampleRate: checked.sampleRate, ...(audio.transferable === true && { transferable: true }) };
   return checked.receivedAs === undefined ? chunk : { ...chunk, receivedAs: checked.receivedAs };

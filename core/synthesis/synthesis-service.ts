@@ -274,7 +274,7 @@ export class SynthesisService {
       const call = this.providerRequest(plan, prepared, text, requestId, bound.signal, deadlineAt);
       const audio = await prepared.resolved.provider.synthesize(continuation ? { ...call, continuation } : call);
       this.logWarnings(audio.warnings, prepared, requestId);
-      return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
+      return checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger, requestId);
     } catch (error) {
       throw this.explain(error, undefined, abortedByDeadline(bound.signal));
     } finally {
@@ -297,7 +297,7 @@ export class SynthesisService {
       try {
         const audio = await prepared.resolved.provider.synthesize(this.providerRequest(plan, prepared, text, requestId, chunkSignal, deadline));
         this.logWarnings(audio.warnings, prepared, requestId);
-        const chunk = checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger);
+        const chunk = checkProviderAudio(prepared.resolved.instance.instanceId, audio, this.logger, requestId);
         tally?.(chunk);
         return chunk;
       } catch (error) {

@@ -34,7 +34,8 @@ export async function tryTargets<Result>(
       return await attempt(targets[index], index < targets.length - 1);
     } catch (error) {
       if (stopped()) throw error;
-      const retryable = isGatewayError(error) && error.retryable && !pastTheTarget.has(error);
+      // A provider's own "do not retry" (OpenAI's x-should-retry: false) is about calling it again, not another provider.
+      const retryable = isGatewayError(error) && (error.retryable || error.retryableStated === false) && !pastTheTarget.has(error);
       if (!retryable) throw refusedByTarget(error) ? (providerFailure ?? error) : error;
       if (index === targets.length - 1) throw error;
       providerFailure = error;

@@ -1,4 +1,5 @@
 import { gatewayError, type GatewayError, parseErrorJson, readCommonErrorBody, textOf, type UpstreamErrorAnswer, type UpstreamErrorReading } from '../../core';
+import { readRetryAdvice } from './retry-advice';
 
 export const PROVIDER = 'OpenAI';
 
@@ -11,14 +12,16 @@ export const PROVIDER = 'OpenAI';
 export function readOpenAiError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
   // The id OpenAI's support asks for (openai-node src/core/error.ts reads it from this header).
   const providerRequestId = textOf(answer.headers.get('x-request-id'));
+  const advice = readRetryAdvice(answer.headers);
   const error = parseErrorJson(answer.text)?.error;
-  if (error === null || typeof error !== 'object') return { ...readCommonErrorBody(answer.text), providerRequestId };
+  if (error === null || typeof error !== 'object') return { ...readCommonErrorBody(answer.text), providerRequestId, ...advice };
   const fields = error as Record<string, unknown>;
   const billingStop = fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota';
   return {
     providerMessage: textOf(fields.message),
     providerCode: textOf(fields.code) ?? textOf(fields.type),
     providerRequestId,
+    ...advice,
     ...(billingStop ? { failure: 'quota' as const } : {}),
   };
 }

@@ -59,10 +59,10 @@ describe('core/audio answers cut short (FrameWalker, truncationOf)', () => {
 
   it('makes an answer cut short a bad upstream answer (502), not a success', async () => {
     const { mp3 } = await wholeAnswers();
-    const cut = (audio: Uint8Array, format: AudioFormat) => () => checkProviderAudio('acme', { audio, format, sampleRate: 24000, warnings: [] }, QUIET_LOGGER);
+    const cut = (audio: Uint8Array, format: AudioFormat) => () => checkProviderAudio('acme', { audio, format, sampleRate: 24000, warnings: [] }, QUIET_LOGGER, 'test-request');
     for (const check of [cut(mp3.subarray(0, mp3.length - 10), 'mp3'), cut(new Uint8Array(4001), 'pcm')]) {
       expect(check).to.throw(GatewayError).with.property('code', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     }
-    expect(checkProviderAudio('acme', { audio: mp3, format: 'mp3', warnings: [] }, QUIET_LOGGER).audio).to.equal(mp3);
+    expect(checkProviderAudio('acme', { audio: mp3, format: 'mp3', warnings: [] }, QUIET_LOGGER, 'test-request').audio).to.equal(mp3);
   });
 });

@@ -104,7 +104,7 @@ describe('core/synthesis checkedProviderAudio: the bytes, not the label', () => 
 
   it('keeps a provider\'s word that it gave its buffer away, and says nothing of buffers it kept', async () => {
     const wav = await toneWav(22050);
-    expect(checkProviderAudio('espeak', { ...audioOf(wav, 'wav'), transferable: true }, QUIET_LOGGER).transferable).to.equal(true);
-    expect(checkProviderAudio('espeak', audioOf(wav, 'wav'), QUIET_LOGGER)).to.not.have.property('transferable');
+    expect(checkProviderAudio('espeak', { ...audioOf(wav, 'wav'), transferable: true }, QUIET_LOGGER, 'test-request').transferable).to.equal(true);
+    expect(checkProviderAudio('espeak', audioOf(wav, 'wav'), QUIET_LOGGER, 'test-request')).to.not.have.property('transferable');
   });
 });

@@ -29,6 +29,15 @@ describe('core/synthesis tryTargets (a route falling back to its next target)', 
     expect(await expectGatewayError(tryTargets(targets, neverStopped, attempt, ignoreFallback))).to.equal(refused);
   });
 
+  it("falls to the next target on a provider failure its provider says not to retry (OpenAI's x-should-retry: false): that is about calling it again", async () => {
+    const answered = { model: 'backup-1' };
+    const attempt = async (target: RouteTarget): Promise<{ model: string }> => {
+      if (target.model === 'preferred-1') throw new GatewayError('TTS_ERR_UPSTREAM', 'OpenAI answered HTTP 500', { details: [{ reason: 'upstream_status', upstreamStatus: 500 }], retryable: false });
+      return answered;
+    };
+    expect(await tryTargets(targets, neverStopped, attempt, ignoreFallback)).to.equal(answered);
+  });
+
   it('answers the last provider failure when every target fails for the provider', async () => {
     const last = new GatewayError('TTS_ERR_TIMEOUT', 'backup did not answer');
     const attempt = async (target: RouteTarget): Promise<never> => {

@@ -38,7 +38,7 @@ describe('core/synthesis WAV answers cut short (fewer data bytes than the header
   it('makes a whole WAV answer cut short a bad upstream answer (502), as pcm sent with a WAV header too', async () => {
     const cut = (await speechWav()).subarray(0, 20_000);
     for (const format of ['wav', 'pcm'] as const) {
-      expect(() => checkProviderAudio('acme', { audio: cut, format, sampleRate: 22050, warnings: [] }, QUIET_LOGGER), format)
+      expect(() => checkProviderAudio('acme', { audio: cut, format, sampleRate: 22050, warnings: [] }, QUIET_LOGGER, 'test-request'), format)
         .to.throw(GatewayError)
         .with.property('code', 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
     }
