@@ -1,8 +1,17 @@
-import { isGatewayError, type GatewayError } from '../errors';
+import { ERROR_CATALOGUE, isGatewayError, type GatewayError } from '../errors';
 import type { RouteTarget } from './ports';
 
 /** Failures of the gateway's own work once a target has answered (storing its audio): no fault of the target's. */
 const pastTheTarget = new WeakSet<object>();
+
+/**
+ * Whether another target may answer what this one failed: the code's own word. A provider's
+ * advice on retrying (OpenAI's x-should-retry) is about calling that provider again, so it
+ * neither stops a fall to another provider nor starts one for a failure that would not fall.
+ */
+function worthAnotherTarget(error: GatewayError): boolean {
+  return error.retryableStated === undefined ? error.retryable : ERROR_CATALOGUE[error.code].retryable;
+}
 
 /**
  * Rethrows a failure of the gateway's own (its audio store) as one no other target can cure:
@@ -34,8 +43,7 @@ export async function tryTargets<Result>(
       return await attempt(targets[index], index < targets.length - 1);
     } catch (error) {
       if (stopped()) throw error;
-      // A provider's own "do not retry" (OpenAI's x-should-retry: false) is about calling it again, not another provider.
-      const retryable = isGatewayError(error) && (error.retryable || error.retryableStated === false) && !pastTheTarget.has(error);
+      const retryable = isGatewayError(error) && worthAnotherTarget(error) && !pastTheTarget.has(error);
       if (!retryable) throw refusedByTarget(error) ? (providerFailure ?? error) : error;
       if (index === targets.length - 1) throw error;
       providerFailure = error;

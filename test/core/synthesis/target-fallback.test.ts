@@ -38,6 +38,17 @@ describe('core/synthesis tryTargets (a route falling back to its next target)', 
     expect(await tryTargets(targets, neverStopped, attempt, ignoreFallback)).to.equal(answered);
   });
 
+  it("does not fall on a failure that would not fall because its provider says to retry it (x-should-retry: true on a bad key)", async () => {
+    const refused = new GatewayError('TTS_ERR_UPSTREAM_AUTH', "OpenAI rejected the gateway's credentials", { retryable: true });
+    const calls: string[] = [];
+    const attempt = async (target: RouteTarget): Promise<never> => {
+      calls.push(target.model);
+      throw refused;
+    };
+    expect(await expectGatewayError(tryTargets(targets, neverStopped, attempt, ignoreFallback))).to.equal(refused);
+    expect(calls).to.deep.equal(['preferred-1']);
+  });
+
   it('answers the last provider failure when every target fails for the provider', async () => {
     const last = new GatewayError('TTS_ERR_TIMEOUT', 'backup did not answer');
     const attempt = async (target: RouteTarget): Promise<never> => {
