@@ -208,12 +208,13 @@ export function startsWithFrameChain(bytes: Uint8Array, format: 'mp3' | 'aac', f
 /**
  * How many of `bytes` (which start at a frame) are whole frames: the rest is a frame still being
  * made. Bytes that are not frames where one should start are all counted, so nothing is held for good.
+ * `streamStart`: the bytes are the stream's first, where an MP3 may begin with an ID3 tag.
  */
-export function wholeFramesLength(bytes: Uint8Array, format: 'mp3' | 'aac' | 'opus'): number {
+export function wholeFramesLength(bytes: Uint8Array, format: 'mp3' | 'aac' | 'opus', streamStart = false): number {
   const reader = READERS[format]!;
   let offset = 0;
   while (offset < bytes.length) {
-    const read = reader(bytes, offset, false);
+    const read = reader(bytes, offset, streamStart && offset === 0);
     if (read === NOT_A_FRAME) return bytes.length;
     if (read < 0 || offset + read > bytes.length) return offset;
     offset += read;
