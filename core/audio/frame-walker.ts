@@ -1,6 +1,7 @@
 import type { AudioFormat } from './audio-format';
 import { MP3_BITRATES_V1, MP3_BITRATES_V2, MP3_RATES } from './mp3-header';
 import { WavWalker } from './wav-walker';
+import { oggOpusPageSeconds } from './ogg-opus-seconds';
 
 /** Why a WAV answer is not whole. */
 export const WAV_CUT_SHORT = 'the wav audio ends before the data size in its header (cut short?)';
@@ -68,7 +69,7 @@ const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 1600
  * Seconds of audio in the frame whose (read) header starts at `offset`; 0 for a tag. `beforeAudio`:
  * no audio frame was counted yet, so this one may be the file's Xing/Info frame.
  */
-type FrameSeconds = (bytes: Uint8Array, offset: number, beforeAudio: boolean) => number;
+export type FrameSeconds = (bytes: Uint8Array, offset: number, beforeAudio: boolean) => number;
 
 const XING = [0x58, 0x69, 0x6e, 0x67];
 const INFO = [0x49, 0x6e, 0x66, 0x6f];
@@ -98,7 +99,7 @@ const adtsFrameSeconds: FrameSeconds = (bytes, offset) => {
   return rate ? (1024 * ((bytes[offset + 6] & 0x03) + 1)) / rate : 0;
 };
 
-const SECONDS: Partial<Record<AudioFormat, FrameSeconds>> = { mp3: mp3FrameSeconds, aac: adtsFrameSeconds };
+const SECONDS: Partial<Record<AudioFormat, () => FrameSeconds>> = { mp3: () => mp3FrameSeconds, aac: () => adtsFrameSeconds, opus: oggOpusPageSeconds };
 
 /**
  * Follows the frames (MP3, ADTS) or pages (Ogg) of an answer as its bytes arrive, to tell at
@@ -114,7 +115,7 @@ export class FrameWalker {
   private started = false;
   private lost = false;
 
-  /** Seconds of audio in the frames walked so far (MP3, ADTS; 0 for Ogg, whose pages say no length). */
+  /** Seconds of audio in the frames walked so far (MP3, ADTS; Ogg Opus by its pages' granule positions). */
   seconds = 0;
 
   private constructor(
@@ -127,7 +128,7 @@ export class FrameWalker {
   /** A walker for `format`, or undefined for formats without frame lengths to follow. */
   static for(format: AudioFormat): FrameWalker | undefined {
     const reader = READERS[format];
-    return reader ? new FrameWalker(reader, SECONDS[format]) : undefined;
+    return reader ? new FrameWalker(reader, SECONDS[format]?.()) : undefined;
   }
 
   push(chunk: Uint8Array): void {
@@ -206,12 +207,13 @@ export function startsWithFrameChain(bytes: Uint8Array, format: 'mp3' | 'aac', f
 /**
  * How many of `bytes` (which start at a frame) are whole frames: the rest is a frame still being
  * made. Bytes that are not frames where one should start are all counted, so nothing is held for good.
+ * `streamStart`: the bytes are the stream's first, where an MP3 may begin with an ID3 tag.
  */
-export function wholeFramesLength(bytes: Uint8Array, format: 'mp3' | 'aac' | 'opus'): number {
+export function wholeFramesLength(bytes: Uint8Array, format: 'mp3' | 'aac' | 'opus', streamStart = false): number {
   const reader = READERS[format]!;
   let offset = 0;
   while (offset < bytes.length) {
-    const read = reader(bytes, offset, false);
+    const read = reader(bytes, offset, streamStart && offset === 0);
     if (read === NOT_A_FRAME) return bytes.length;
     if (read < 0 || offset + read > bytes.length) return offset;
     offset += read;

@@ -30,6 +30,17 @@ export class WavWalker {
     if (this.info || this.lost) this.header = new Uint8Array(0);
   }
 
+  /** Seconds of audio in the data so far: its bytes (up to the header's size) by the header's byte rate; 0 before the header is read. */
+  get seconds(): number {
+    const info = this.info;
+    if (!info) return 0;
+    const byteRate = info.sampleRate * info.channels * (info.bitsPerSample / 8);
+    const data = Math.max(0, this.bytesSeen - info.dataOffset);
+    // A placeholder or open-ended size does not bound the data: the bytes that came count.
+    const bounded = info.openEnded || info.dataBytes >= PLACEHOLDER_SIZE ? data : Math.min(data, info.dataBytes);
+    return byteRate > 0 ? bounded / byteRate : 0;
+  }
+
   /** True when the data so far is shorter than the header's exact size. */
   get cutShort(): boolean {
     const info = this.info;

@@ -2,7 +2,6 @@ import type { AudioFormat } from '../audio/audio-format';
 import { extended } from '../objects/extended';
 import { TurnoverTable } from '../objects/turnover-table';
 import type { Logger } from '../plugin/contract';
-import type { StreamProgress } from '../synthesis/audio-pieces';
 import type { CacheStatus, SynthesisContext, SynthesisResult, SynthesisStream } from '../synthesis/synthesis-service';
 import type { SynthesisRequest } from '../synthesis/synthesis-request';
 import { audioDurationSeconds } from '../synthesis/audio-duration';
@@ -14,6 +13,7 @@ import type { ResultLookup } from './result-lookup';
 import { resultCacheKey } from './result-cache-key';
 import { boundedHitRead, type HitRead } from './hit-read';
 import { SharedWait } from './shared-wait';
+import { streamOf } from './stored-stream';
 
 /** The audio store as the cache needs it. */
 export interface CacheStorage {
@@ -66,9 +66,6 @@ export interface CachedSynthesisOptions {
 
 /** What is known of a remembered answer besides its file. */
 export type RememberedFacts = Omit<CachedResult, 'fileName' | 'size'>;
-
-/** Pieces a cached answer is streamed in. */
-const PIECE_BYTES = 64 * 1024;
 
 /** How many identical syntheses under way one request waits for, one after the other, before it makes its own. */
 const MOST_SHARED_ROUNDS = 2;
@@ -192,7 +189,7 @@ export class CachedSynthesis {
     // One just made by an identical request answers as it is; one remembered from before is checked.
     const cached = running ? await this.cache.get(key) : this.stillAnswering(request, await this.lookupOf(key, context));
     const bytes = cached && (await this.readHit(key, cached, context));
-    if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
+    if (cached && bytes) return Object.assign(describe(cached), streamOf(bytes, cached.format, cached.sampleRate, cached.durationSeconds), { cache: 'hit' as const });
     const live = await this.synthesizer.stream(request, context);
     return extended(live, { chunks: closeBeforeStart(this.remembering(key, live, context.requestId), () => closeUnread(live.chunks)), cache: 'miss' as const });
   }
@@ -299,18 +296,4 @@ function describe(result: Omit<CachedResult, 'fileName' | 'size'>): Omit<CachedR
 
 function toCached(result: SynthesisResult): CachedResult {
   return Object.assign(describe(result), { fileName: result.fileName, size: result.size });
-}
-
-/** A stored answer as a stream: its bytes in pieces, its seconds counted as they go (as a live stream's are, for usage). */
-function streamOf(bytes: Uint8Array, sampleRate: number | undefined, durationSeconds: number | undefined): { chunks: AsyncIterable<Uint8Array>; progress: StreamProgress } {
-  const progress: StreamProgress = { bytes: 0, ...(sampleRate !== undefined ? { sampleRate } : {}) };
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    for (let offset = 0; offset < bytes.byteLength; offset += PIECE_BYTES) {
-      const piece = bytes.subarray(offset, offset + PIECE_BYTES);
-      progress.bytes += piece.byteLength;
-      if (durationSeconds !== undefined) progress.durationSeconds = progress.bytes === bytes.byteLength ? durationSeconds : (durationSeconds * progress.bytes) / bytes.byteLength;
-      yield piece;
-    }
-  }
-  return { chunks: chunks(), progress };
 }

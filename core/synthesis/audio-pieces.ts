@@ -137,7 +137,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       walker?.push(bytes);
       const piece = samples ? samples.take(bytes) : bytes;
       if (piece.byteLength > 0) {
-        countPassedThrough(sources, piece, stream, frames);
+        countPassedThrough(sources, piece, stream, walker);
         yield piece;
       }
       const next: IteratorResult<Uint8Array> = finished ? { done: true, value: undefined } : await iterator.next();
@@ -166,11 +166,12 @@ function record(sources: PieceSources, piece: EncodedPiece): boolean {
 }
 
 /**
- * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono) and
- * from the frames walked for MP3 and ADTS, and kept as the stream's seconds (the usage report's
- * audioSeconds), not only checked against maxAudioDuration.
+ * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono), from
+ * the frames walked for MP3 and ADTS, the pages' granule positions for Ogg Opus and the header's
+ * byte rate for WAV, and kept as the stream's seconds (the usage report's audioSeconds), not only
+ * checked against maxAudioDuration. FLAC's frames give no length in their headers: it counts none.
  */
-function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream, walker: FrameWalker | undefined): void {
+function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream, walker: { readonly seconds: number } | undefined): void {
   count(sources.progress, audio, stream.sampleRate);
   if (stream.format === 'pcm' && stream.sampleRate) sources.progress.durationSeconds = sources.progress.bytes / 2 / stream.sampleRate;
   else if (walker && walker.seconds > 0) sources.progress.durationSeconds = walker.seconds;

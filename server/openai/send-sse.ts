@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'winston';
 import { GatewayError, type SynthesisStream } from '../../core';
 import { toGatewayError } from '../middleware/translate-error';
-import { logMidStreamFailure, setSynthesisHeaders } from '../streaming/send-stream';
+import { logMidStreamFailure, setStreamingHeaders, setSynthesisHeaders } from '../streaming/send-stream';
 import { writeWithBackpressure } from '../streaming/write-with-backpressure';
 import { renderOpenAiError, type OpenAiErrorBody } from './openai-error';
 
@@ -32,8 +32,7 @@ const deltaEvent = (piece: Uint8Array): string =>
 export async function sendSpeechEvents(response: Response, stream: SynthesisStream, usage: () => SpeechUsage, logger: Logger): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
-  response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  response.setHeader('Cache-Control', 'no-store');
+  setStreamingHeaders(response, 'text/event-stream; charset=utf-8');
   // No flushHeaders(): the first piece is ready already, and goes out in one write with them.
   try {
     for await (const piece of stream.chunks) {

@@ -30,6 +30,18 @@ export function streamContentType(stream: SynthesisStream): string {
 }
 
 /**
+ * The headers of every answer sent as it is made (audio, SSE): never stored, never sniffed, and
+ * not buffered by nginx (`X-Accel-Buffering`), which otherwise holds each piece until its buffer
+ * fills, and an SSE delta, or the first audio, arrives late.
+ */
+export function setStreamingHeaders(response: Response, contentType: string): void {
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('X-Accel-Buffering', 'no');
+}
+
+/**
  * Sends the audio as it is made (chunked). A failure after the first bytes cannot become an
  * error answer any more: it is logged and the connection is cut, so the client sees a broken
  * transfer rather than a clean end that looks like success.
@@ -37,9 +49,7 @@ export function streamContentType(stream: SynthesisStream): string {
 export async function sendAudioStream(response: Response, stream: SynthesisStream, logger: Logger, contentType = streamContentType(stream)): Promise<boolean> {
   setSynthesisHeaders(response, stream);
   response.status(200);
-  response.setHeader('Content-Type', contentType);
-  response.setHeader('Cache-Control', 'no-store');
-  response.setHeader('X-Content-Type-Options', 'nosniff');
+  setStreamingHeaders(response, contentType);
   // No flushHeaders(): the first piece is ready already, and goes out in one write with them.
   try {
     for await (const piece of stream.chunks) {
