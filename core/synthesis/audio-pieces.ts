@@ -129,8 +129,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       return;
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
-    const frames = FrameWalker.for(sniffed);
-    const walker = frames ?? (sniffed === 'wav' ? new WavWalker() : undefined);
+    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : undefined);
     // Raw pcm goes out in whole samples; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
     for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
