@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { faultGatewayForSuite } from './fault-gateway';
+import { narratorGatewayForSuite } from './narrator-route-gateway';
 import { ScriptedUpstream, step } from './scripted-upstream';
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -8,25 +8,10 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 describe('e2e: a fallback route and the result cache', function () {
   this.timeout(60_000);
   const upstream = ScriptedUpstream.forSuite();
-  const subject = faultGatewayForSuite(
-    upstream,
-    {
-      resilience: { retries: 0, breaker: { failures: 1, halfOpenAfter: '2s' } },
-      cache: { results: { enabled: true } },
-      routes: [
-        {
-          name: 'narrator',
-          strategy: 'fallback',
-          targets: [
-            { model: 'tts-1', voices: { default: 'alloy' } },
-            { model: 'espeak-ng', voices: { default: 'en-us' } },
-          ],
-        },
-      ],
-    },
-    {},
-    [{ plugin: 'espeak' }],
-  );
+  const subject = narratorGatewayForSuite(upstream, {
+    resilience: { retries: 0, breaker: { failures: 1, halfOpenAfter: '2s' } },
+    cache: { results: { enabled: true } },
+  });
   const ask = async () => {
     const answer = await subject.synthesize({ model: 'narrator', voice: 'default' });
     expect(answer.status).to.equal(200);

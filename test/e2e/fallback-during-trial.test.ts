@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { eventually } from '../support/eventually';
-import { faultGatewayForSuite } from './fault-gateway';
+import { narratorGatewayForSuite } from './narrator-route-gateway';
 import { ScriptedUpstream, step } from './scripted-upstream';
 
 /**
@@ -11,25 +11,10 @@ import { ScriptedUpstream, step } from './scripted-upstream';
 describe('e2e: a fallback route while its preferred provider is on trial', function () {
   this.timeout(30_000);
   const upstream = ScriptedUpstream.forSuite();
-  const subject = faultGatewayForSuite(
-    upstream,
-    {
-      synthesis: { timeout: '3s' },
-      resilience: { retries: 0, breaker: { failures: 1, halfOpenAfter: '300ms' } },
-      routes: [
-        {
-          name: 'narrator',
-          strategy: 'fallback',
-          targets: [
-            { model: 'tts-1', voices: { default: 'alloy' } },
-            { model: 'espeak-ng', voices: { default: 'en-us' } },
-          ],
-        },
-      ],
-    },
-    {},
-    [{ plugin: 'espeak' }],
-  );
+  const subject = narratorGatewayForSuite(upstream, {
+    synthesis: { timeout: '3s' },
+    resilience: { retries: 0, breaker: { failures: 1, halfOpenAfter: '300ms' } },
+  });
 
   it('serves the next target while the trial hangs, without another call to the provider on trial', async () => {
     // The provider fails once (the circuit opens), then hangs on its trial.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { faultGatewayForSuite } from './fault-gateway';
+import { narratorGatewayForSuite } from './narrator-route-gateway';
 import { ScriptedUpstream, step } from './scripted-upstream';
 
 /**
@@ -10,25 +10,10 @@ import { ScriptedUpstream, step } from './scripted-upstream';
 describe('e2e: a fallback route whose preferred provider asks for a long wait', function () {
   this.timeout(30_000);
   const upstream = ScriptedUpstream.forSuite();
-  const subject = faultGatewayForSuite(
-    upstream,
-    {
-      synthesis: { timeout: '20s' },
-      resilience: { retries: 2, backoff: '1ms', maxBackoff: '100ms', breaker: { failures: 0 } },
-      routes: [
-        {
-          name: 'narrator',
-          strategy: 'fallback',
-          targets: [
-            { model: 'tts-1', voices: { default: 'alloy' } },
-            { model: 'espeak-ng', voices: { default: 'en-us' } },
-          ],
-        },
-      ],
-    },
-    {},
-    [{ plugin: 'espeak' }],
-  );
+  const subject = narratorGatewayForSuite(upstream, {
+    synthesis: { timeout: '20s' },
+    resilience: { retries: 2, backoff: '1ms', maxBackoff: '100ms', breaker: { failures: 0 } },
+  });
 
   it('falls back at once on a 429 whose Retry-After is past maxBackoff, with no second call to the provider', async () => {
     upstream.script(step.status(429, '{"error":{"message":"Rate limit reached"}}', { 'retry-after': '3' }));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { expectErrorEnvelope } from '../server/support/test-app';
-import { faultGatewayForSuite } from './fault-gateway';
+import { narratorGatewayForSuite } from './narrator-route-gateway';
 import { ScriptedUpstream, step } from './scripted-upstream';
 
 /**
@@ -11,24 +11,9 @@ import { ScriptedUpstream, step } from './scripted-upstream';
 describe('e2e: a fallback route whose later target cannot take the request', function () {
   this.timeout(60_000);
   const upstream = ScriptedUpstream.forSuite();
-  const subject = faultGatewayForSuite(
-    upstream,
-    {
-      resilience: { retries: 0, breaker: { failures: 0 } },
-      routes: [
-        {
-          name: 'narrator',
-          strategy: 'fallback',
-          targets: [
-            { model: 'tts-1', voices: { default: 'alloy' } },
-            { model: 'espeak-ng', voices: { default: 'en-us' } },
-          ],
-        },
-      ],
-    },
-    {},
-    [{ plugin: 'espeak' }],
-  );
+  const subject = narratorGatewayForSuite(upstream, {
+    resilience: { retries: 0, breaker: { failures: 0 } },
+  });
 
   it("answers the preferred provider's 503 (with its Retry-After), not the fallback's 404 for a voice it lacks", async () => {
     upstream.script(step.status(503, '{"detail":"down for maintenance"}', { 'retry-after': '7' }));
