@@ -8,6 +8,7 @@ import { logFatalErrors } from './fatal-errors';
 import { describeListenError, listen } from './listen';
 import { MALLOC_TUNING, missingMallocTuning } from './malloc-tuning';
 import { describeStartupError } from './startup-error';
+import { unexpectedErrorFields } from './unexpected-error';
 import { markCutByStop } from './unfinished-answer';
 import { recordUnreadRefusals } from './unread-refusals';
 import { TOKENS } from './container-tokens';
@@ -127,7 +128,7 @@ export async function runGateway(options: RunGatewayOptions): Promise<void> {
       clearTimeout(deadline);
       void gateway
         .close()
-        .catch((error: unknown) => logger.error('closing failed', { errorMessage: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) => logger.error('closing failed', unexpectedErrorFields(error)))
         .finally(() => {
           logger.info('stopped');
           options.exit(0);

@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../audio/audio-format';
+import { redactSecrets } from '../http/upstream-error';
 import { extended } from '../objects/extended';
 import { TurnoverTable } from '../objects/turnover-table';
 import type { Logger } from '../plugin/contract';
@@ -283,7 +284,7 @@ export class CachedSynthesis {
       const durationSeconds = live.progress.durationSeconds ?? audioDurationSeconds(audio, live.format, live.progress.sampleRate);
       await this.cache.set(key, Object.assign(describe(live), saved, { sampleRate: live.progress.sampleRate, durationSeconds }));
     } catch (error) {
-      this.logger.warn('a streamed result was not cached', { requestId, errorMessage: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('a streamed result was not cached', { requestId, errorMessage: redactSecrets(error instanceof Error ? error.message : String(error)) });
     }
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
-import { GatewayError } from '../../core';
+import { GatewayError, redactSecrets } from '../../core';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
 import { checkReadiness, joinPendingChecks, type ReadinessProbes } from './readiness';
 
@@ -33,7 +33,8 @@ export function createOperationsRoutes(options: OperationsRoutesOptions) {
 
     async readiness(request: Request, response: Response): Promise<void> {
       const report = await checkReadiness(readiness, (check, cause) => {
-        logger.warn('readiness check failed', { check, errorMessage: cause instanceof Error ? cause.message : String(cause) });
+        // A library's message may quote what it was given (a URL with its key): scrubbed as any logged error.
+        logger.warn('readiness check failed', { check, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
       });
       response.setHeader('Cache-Control', 'no-store');
       response.status(report.status === 'ready' ? 200 : 503).json(report);
