@@ -2,12 +2,13 @@ import type { Logger } from 'winston';
 import type { StorageConfig } from '../config/types';
 import { FileSystemAudioStore, S3AudioStore, type AudioStore } from '../core';
 import { s3RequestHandler } from './s3-request-handler';
+import { unexpectedErrorFields } from './unexpected-error';
 
 /** The store `storage.driver` names, and what to release at shutdown. */
 export function createAudioStore(storage: StorageConfig, logger: Logger): { store: AudioStore; close(): void } {
   // The timer goes on: a failed sweep (a stalled or failing store) is tried again at the next one.
   const onSweepError = (error: unknown): void =>
-    void logger.warn('audio sweep failed; the next sweep tries again', { error: error instanceof Error ? error.message : String(error), nextSweepInMs: storage.sweepIntervalMs });
+    void logger.warn('audio sweep failed; the next sweep tries again', { ...unexpectedErrorFields(error), nextSweepInMs: storage.sweepIntervalMs });
   if (storage.driver !== 's3' || !storage.s3) {
     return { store: new FileSystemAudioStore(storage.path, storage.retentionMs, { onSweepError }), close: () => undefined };
   }

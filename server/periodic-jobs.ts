@@ -1,4 +1,5 @@
 import type { AccountService, AudioProcessor, Logger, Metrics } from '../core';
+import { unexpectedErrorFields } from './unexpected-error';
 
 /** How often expired API keys are deleted. */
 const KEY_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -17,7 +18,7 @@ export function startKeySweeper(accounts: AccountService, logger: Logger): () =>
   const sweep = () =>
     void accounts.sweepExpiredKeys().then(
       (deleted) => deleted > 0 && logger.info('expired API keys deleted', { deleted }),
-      (error: unknown) => logger.warn('API key sweep failed', { error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => logger.warn('API key sweep failed', { ...unexpectedErrorFields(error) }),
     );
   sweep();
   const timer = setInterval(sweep, KEY_SWEEP_INTERVAL_MS);
