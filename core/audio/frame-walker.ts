@@ -1,5 +1,6 @@
 import type { AudioFormat } from './audio-format';
-import { MP3_BITRATES_V1, MP3_BITRATES_V2, MP3_RATES } from './mp3-header';
+import { adtsFrameLength, adtsFrameSamples, adtsSampleRate } from './adts-header';
+import { bitratesOf, describesTheFile, MP3_RATES, mp3FrameLength } from './mp3-header';
 import { WavWalker } from './wav-walker';
 import { oggOpusPageSeconds } from './ogg-opus-seconds';
 
@@ -33,11 +34,11 @@ const mp3Frame: FrameReader = (bytes, offset, streamStart) => {
   const version = (bytes[offset + 1] >> 3) & 0b11;
   const layer = (bytes[offset + 1] >> 1) & 0b11;
   if (bytes[offset] !== 0xff || (bytes[offset + 1] & 0xe0) !== 0xe0 || version === 1 || layer !== 1) return NOT_A_FRAME;
-  const bitrate = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bytes[offset + 2] >> 4];
+  // Read in place, not with readMp3Header: an object per frame was a streamed answer's largest allocation.
+  const bitrate = bitratesOf(version)[bytes[offset + 2] >> 4];
   const rate = MP3_RATES[version]?.[(bytes[offset + 2] >> 2) & 0b11];
   if (!bitrate || !rate) return NOT_A_FRAME;
-  const samplesPerFrame = version === 3 ? 1152 : 576;
-  return Math.floor(((samplesPerFrame / 8) * bitrate * 1000) / rate) + ((bytes[offset + 2] >> 1) & 1);
+  return mp3FrameLength(version === 3 ? 1152 : 576, bitrate, rate, ((bytes[offset + 2] >> 1) & 1) === 1);
 };
 
 /** An Ogg page: 27 header bytes, a segment table, then the segments. */
@@ -57,33 +58,17 @@ const adtsFrame: FrameReader = (bytes, offset) => {
   if (bytes[offset] !== 0xff) return NOT_A_FRAME;
   if (bytes.length - offset < 7) return -7;
   if ( (bytes[offset + 1] & 0xf6) !== 0xf0) return NOT_A_FRAME;
-  const length = ((bytes[offset + 3] & 0x03) << 11) | (bytes[offset + 4] << 3) | (bytes[offset + 5] >> 5);
+  const length = adtsFrameLength(bytes, offset);
   return length >= 7 ? length : NOT_A_FRAME;
 };
 
 const READERS: Partial<Record<AudioFormat, FrameReader>> = { mp3: mp3Frame, opus: oggPage, aac: adtsFrame };
-
-const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
 /**
  * Seconds of audio in the frame whose (read) header starts at `offset`; 0 for a tag. `beforeAudio`:
  * no audio frame was counted yet, so this one may be the file's Xing/Info frame.
  */
 export type FrameSeconds = (bytes: Uint8Array, offset: number, beforeAudio: boolean) => number;
-
-const XING = [0x58, 0x69, 0x6e, 0x67];
-const INFO = [0x49, 0x6e, 0x66, 0x6f];
-
-function tagAt(bytes: Uint8Array, at: number, tag: readonly number[]): boolean {
-  return bytes[at] === tag[0] && bytes[at + 1] === tag[1] && bytes[at + 2] === tag[2] && bytes[at + 3] === tag[3];
-}
-
-/** Whether a Xing or Info tag (a frame describing the file, no audio) is among the frame's first bytes that have come. */
-function describesTheFile(bytes: Uint8Array, offset: number): boolean {
-  const end = Math.min(bytes.length, offset + 44) - 4;
-  for (let at = offset + 4; at <= end; at += 1) if (tagAt(bytes, at, XING) || tagAt(bytes, at, INFO)) return true;
-  return false;
-}
 
 // Only the first frame can be a Xing/Info frame: later ones are not searched (every frame passes here).
 const mp3FrameSeconds: FrameSeconds = (bytes, offset, beforeAudio) => {
@@ -93,10 +78,9 @@ const mp3FrameSeconds: FrameSeconds = (bytes, offset, beforeAudio) => {
   return rate ? (version === 3 ? 1152 : 576) / rate : 0;
 };
 
-/** 1024 samples per raw data block, one to four blocks a frame. */
 const adtsFrameSeconds: FrameSeconds = (bytes, offset) => {
-  const rate = ADTS_RATES[(bytes[offset + 2] >> 2) & 0x0f];
-  return rate ? (1024 * ((bytes[offset + 6] & 0x03) + 1)) / rate : 0;
+  const rate = adtsSampleRate(bytes, offset);
+  return rate ? adtsFrameSamples(bytes, offset) / rate : 0;
 };
 
 const SECONDS: Partial<Record<AudioFormat, () => FrameSeconds>> = { mp3: () => mp3FrameSeconds, aac: () => adtsFrameSeconds, opus: oggOpusPageSeconds };

@@ -38,3 +38,24 @@ export function readMp3Header(bytes: Uint8Array, offset: number): Mp3Header | un
   const length = mp3FrameLength(samplesPerFrame, bitrate, sampleRate, ((bytes[offset + 2] >> 1) & 1) === 1);
   return { version, sampleRate, samplesPerFrame, mono: bytes[offset + 3] >> 6 === 0b11, length };
 }
+
+/** Xing and Info, the tags of a frame that describes the file (frame count, encoder delay) instead of carrying audio. */
+const XING = [0x58, 0x69, 0x6e, 0x67];
+const INFO = [0x49, 0x6e, 0x66, 0x6f];
+/** The tag follows the header and the side information: within the frame's first 40 bytes after its header. */
+const TAG_SEARCH_BYTES = 40;
+
+function tagAt(bytes: Uint8Array, at: number, tag: readonly number[]): boolean {
+  return bytes[at] === tag[0] && bytes[at + 1] === tag[1] && bytes[at + 2] === tag[2] && bytes[at + 3] === tag[3];
+}
+
+/**
+ * Whether the frame at `offset` (`length` bytes long, as far as its bytes have come) is a
+ * Xing/Info frame. Compared in place: a string per position showed in a request's profile. Only
+ * a file's first frame can be one, so callers ask for that frame alone.
+ */
+export function describesTheFile(bytes: Uint8Array, offset: number, length = 4 + TAG_SEARCH_BYTES): boolean {
+  const last = Math.min(bytes.length, offset + 4 + Math.min(length, TAG_SEARCH_BYTES)) - 4;
+  for (let at = offset + 4; at <= last; at += 1) if (tagAt(bytes, at, XING) || tagAt(bytes, at, INFO)) return true;
+  return false;
+}

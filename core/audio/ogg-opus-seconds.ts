@@ -13,15 +13,27 @@ const OPUS_HEAD = 'OpusHead';
  * its own rate) counts nothing. The walker reads a page once its header and segment table have
  * come; a pass-through's first bytes (sniffed: an Ogg page and its OpusHead) hold the first page whole.
  */
+/**
+ * The pre-skip of the OpusHead in the Ogg page at `offset` (its first page), or undefined when
+ * that page holds no whole OpusHead (another codec, or too few bytes yet).
+ */
+export function opusHeadPreSkip(bytes: Uint8Array, offset: number): number | undefined {
+  if (bytes.length < offset + PAGE_HEADER_BYTES) return undefined;
+  const body = offset + PAGE_HEADER_BYTES + bytes[offset + 26];
+  if (bytes.length < body + 12) return undefined;
+  for (let index = 0; index < OPUS_HEAD.length; index += 1) if (bytes[body + index] !== OPUS_HEAD.charCodeAt(index)) return undefined;
+  return bytes[body + 10] | (bytes[body + 11] << 8);
+}
+
 export function oggOpusPageSeconds(): FrameSeconds {
   let opus: boolean | undefined;
   let preSkip = 0;
   let counted = 0;
   return (bytes, offset) => {
-    const body = offset + PAGE_HEADER_BYTES + bytes[offset + 26];
     if (opus === undefined) {
-      opus = bytes.length >= body + 12 && Buffer.from(bytes.buffer, bytes.byteOffset + body, 8).toString('latin1') === OPUS_HEAD;
-      if (opus) preSkip = bytes[body + 10] | (bytes[body + 11] << 8);
+      const head = opusHeadPreSkip(bytes, offset);
+      opus = head !== undefined;
+      preSkip = head ?? 0;
       return 0;
     }
     if (!opus) return 0;

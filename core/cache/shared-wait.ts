@@ -42,16 +42,8 @@ export class SharedWait {
    * Takes the key's lock across replicas (SharedFlight.acquire, given a signal for this request's
    * limits), which another replica may hold: past either limit this request stops waiting for it.
    */
-  async forLock<Value>(acquire: (signal: AbortSignal | undefined) => Promise<Value>): Promise<Value> {
-    if (this.deadline === undefined) return acquire(this.signal);
-    const bound = new LinkedAbort([this.signal], Math.max(0, this.deadline - Date.now()));
-    try {
-      return await acquire(bound.signal);
-    } catch (error) {
-      throw bound.signal.aborted ? this.reasonOf(bound.signal) : error;
-    } finally {
-      bound.dispose();
-    }
+  forLock<Value>(acquire: (signal: AbortSignal | undefined) => Promise<Value>): Promise<Value> {
+    return this.bounded(this.signal, acquire);
   }
 
   /**
@@ -65,12 +57,22 @@ export class SharedWait {
     return this.waited ? this.within(synthesis, undefined) : synthesis;
   }
 
-  private async within<Value>(work: Promise<Value>, signal: AbortSignal | undefined): Promise<Value> {
-    if (this.deadline === undefined) return signal ? raceAbort(work, signal, () => signal.reason) : work;
-    // A timer only while waiting: most requests never wait for another.
+  private within<Value>(work: Promise<Value>, signal: AbortSignal | undefined): Promise<Value> {
+    return this.bounded(signal, (limits) => (limits ? raceAbort(work, limits, () => limits.reason) : work));
+  }
+
+  /**
+   * Runs `run` with a signal for this request's limits: `signal` and, when it has one, its deadline
+   * (a timer only while waiting: most requests never wait for another). Past the deadline, the
+   * failure is this request's 504.
+   */
+  private async bounded<Value>(signal: AbortSignal | undefined, run: (limits: AbortSignal | undefined) => Promise<Value>): Promise<Value> {
+    if (this.deadline === undefined) return run(signal);
     const bound = new LinkedAbort([signal], Math.max(0, this.deadline - Date.now()));
     try {
-      return await raceAbort(work, bound.signal, () => this.reasonOf(bound.signal));
+      return await run(bound.signal);
+    } catch (error) {
+      throw bound.signal.aborted ? this.reasonOf(bound.signal) : error;
     } finally {
       bound.dispose();
     }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../core';
 import type { ElevenLabsClient } from './client';
 
@@ -40,13 +41,15 @@ function storedFields(answer: unknown): VoiceSettings {
  * kept for STORED_TTL_MS, so a speed costs one extra call per voice, not per request.
  */
 export class StoredVoiceSettings {
-  private readonly known = new Map<string, { readonly settings: VoiceSettings; readonly until: number }>();
+  private readonly known: LRUCache<string, VoiceSettings>;
 
   constructor(
     private readonly client: Pick<ElevenLabsClient, 'getJson'>,
     private readonly logger: Logger,
-    private readonly maxVoices = MAX_VOICES,
-  ) {}
+    maxVoices = MAX_VOICES,
+  ) {
+    this.known = new LRUCache({ max: maxVoices, ttl: STORED_TTL_MS });
+  }
 
   /** The voice's stored settings with `speed` in place of the stored one. */
   async withSpeed(voiceId: string, speed: number, signal: AbortSignal): Promise<VoiceSettings> {
@@ -55,10 +58,10 @@ export class StoredVoiceSettings {
 
   private async stored(voiceId: string, signal: AbortSignal): Promise<VoiceSettings> {
     const cached = this.known.get(voiceId);
-    if (cached && cached.until > Date.now()) return cached.settings;
+    if (cached) return cached;
     try {
       const settings = storedFields(await this.client.getJson(`/v1/voices/${encodeURIComponent(voiceId)}/settings`, signal));
-      this.remember(voiceId, settings, STORED_TTL_MS);
+      this.known.set(voiceId, settings);
       return settings;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -67,14 +70,8 @@ export class StoredVoiceSettings {
         voice: voiceId,
         reason: error instanceof Error ? error.message : String(error),
       });
-      this.remember(voiceId, {}, UNREADABLE_TTL_MS);
+      this.known.set(voiceId, {}, { ttl: UNREADABLE_TTL_MS });
       return {};
     }
-  }
-
-  private remember(voiceId: string, settings: VoiceSettings, ttlMs: number): void {
-    this.known.delete(voiceId);
-    if (this.known.size >= this.maxVoices) this.known.delete(this.known.keys().next().value as string);
-    this.known.set(voiceId, { settings, until: Date.now() + ttlMs });
   }
 }
