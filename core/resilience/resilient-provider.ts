@@ -6,8 +6,8 @@ import type { ModelInfo, Logger, ProviderAudio, ProviderAudioStream, ProviderSyn
 import type { Metrics } from '../metrics/metrics';
 import { checkedProviderAudio } from '../synthesis/checked-audio';
 import { abortedByDeadline, abortError, deadlineError, pause, untilAborted } from './deadline';
-import { withFirstChunk } from './first-chunk';
 import { reportingLateFailure } from './late-stream-failure';
+import { closeWhenItComes, streamAttempt } from './late-stream';
 import { ProviderBreaker, stoppedByItsCaller, type BreakerState } from './provider-breaker';
 import { RetryBudget } from './retry-budget';
 import { retryDelayMs } from './retry-delay';
@@ -73,7 +73,7 @@ export class ResilientProvider implements TtsProvider {
     const streaming = inner.synthesizeStream?.bind(inner);
     if (streaming) {
       this.synthesizeStream = async (request) =>
-        reportingLateFailure(await this.run(request, async (attempt) => withFirstChunk(await streaming(attempt), instanceId), 'stream'), request.signal, (error) => this.reportLateFailure(error));
+        reportingLateFailure(await this.run(request, (attempt) => streamAttempt(streaming, attempt, instanceId), 'stream', closeWhenItComes), request.signal, (error) => this.reportLateFailure(error));
     }
     if (inner.warmUp) this.warmUp = inner.warmUp.bind(inner);
     if (inner.close) this.close = inner.close.bind(inner);
@@ -101,10 +101,11 @@ export class ResilientProvider implements TtsProvider {
     return this.breaker?.refusesCalls() ?? false;
   }
 
-  private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream'): Promise<T> {
+  /** `abandon`: told of an attempt given up on (deadline, caller gone) that may still settle: its late result is released. */
+  private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream', abandon?: (work: Promise<T>) => void): Promise<T> {
     // A request without a deadline gets the default one.
     const bounds: Bounds = { deadline: request.deadline ?? Date.now() + this.options.defaultTimeoutMs, ownClock: request.deadline === undefined, kind };
-    if (!this.breaker) return this.withRetries(request, bounds, attempt);
+    if (!this.breaker) return this.withRetries(request, bounds, attempt, abandon);
     // A caller with another target to go to does not wait for a trial under way (a hanging
     // provider's would hold it to its deadline, past any fallback): it is refused at once. A
     // stream's later call waits: its stream has begun, and can fall back no more.
@@ -114,7 +115,7 @@ export class ResilientProvider implements TtsProvider {
     const running = this.breaker.execute(() => {
       // A caller that gave up waiting was answered already: its call neither starts (work for
       // nobody) nor counts (its deadline error says nothing of the provider).
-      if (!waitSignal?.aborted) return this.withRetries(request, bounds, attempt);
+      if (!waitSignal?.aborted) return this.withRetries(request, bounds, attempt, abandon);
       const gaveUp = abortError(this.options.instanceId, waitSignal);
       stoppedByItsCaller(gaveUp);
       return Promise.reject(gaveUp);
@@ -123,7 +124,12 @@ export class ResilientProvider implements TtsProvider {
     // A half-open circuit makes callers wait for its trial: never past their own deadline.
     const wait = this.boundedLink(request.signal, bounds);
     waitSignal = wait.signal;
-    return untilAborted(running, wait.signal, this.options.instanceId).finally(() => wait.dispose());
+    return untilAborted(running, wait.signal, this.options.instanceId)
+      .catch((error: unknown) => {
+        if (wait.signal.aborted) abandon?.(running);
+        throw error;
+      })
+      .finally(() => wait.dispose());
   }
 
   /** A signal that follows `parent` and, when the clock is this layer's, aborts at the deadline. */
@@ -131,7 +137,7 @@ export class ResilientProvider implements TtsProvider {
     return bounds.ownClock ? new LinkedAbort([parent], Math.max(0, bounds.deadline - Date.now())) : new LinkedAbort([parent]);
   }
 
-  private async withRetries<T>(request: ProviderSynthesisRequest, bounds: Bounds, attempt: (request: ProviderSynthesisRequest) => Promise<T>): Promise<T> {
+  private async withRetries<T>(request: ProviderSynthesisRequest, bounds: Bounds, attempt: (request: ProviderSynthesisRequest) => Promise<T>, abandon?: (work: Promise<T>) => void): Promise<T> {
     const { instanceId, policy } = this.options;
     const { deadline } = bounds;
     let delayMs = 0;
@@ -148,7 +154,9 @@ export class ResilientProvider implements TtsProvider {
           const started = process.hrtime.bigint();
           // A call is cut at the deadline, and told when it is; a stream only until its first chunk.
           const attemptRequest = bounds.kind === 'call' && bounds.ownClock ? extended(request, { signal, deadline }) : { ...request, signal };
-          const result = await untilAborted(attempt(attemptRequest), signal, instanceId).catch((error: unknown) => {
+          const work = attempt(attemptRequest);
+          const result = await untilAborted(work, signal, instanceId).catch((error: unknown) => {
+            if (signal.aborted) abandon?.(work);
             this.reportAttempt(started, error);
             throw error;
           });
