@@ -9,11 +9,15 @@ export function providerOfModel(catalog: Catalog, model: string): string | undef
   }
 }
 
-/** Whether the provider of a model would refuse a call now: its breaker open (trial not due), or the model not served at all. */
-export function refusesCalls(catalog: Catalog, model: string): boolean {
+/**
+ * Whether the provider of a route's preferred model would refuse a call of that route now (one
+ * with another target to go to): its breaker open (trial not due) or its trial under way, or
+ * the model not served at all.
+ */
+export function refusesRouteCalls(catalog: Catalog, model: string): boolean {
   try {
     const { provider } = catalog.resolve(model).instance;
-    return provider instanceof ResilientProvider && provider.refusesCalls();
+    return provider instanceof ResilientProvider && provider.refusesCallersWithFallback();
   } catch {
     return true;
   }

@@ -38,7 +38,7 @@ import { audioSink, cacheStorage, lazyAudioEngine, modelDirectory } from './gate
 import { createLogger } from './logger';
 import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { recordProviderFailure } from './provider-failure-health';
-import { providerOfModel, refusesCalls } from './catalog-lookups';
+import { providerOfModel, refusesRouteCalls } from './catalog-lookups';
 import { fallbackAnswersWhileNeeded } from './fallback-answers';
 import { modelLists } from './model-lists';
 import { synthesisFunctions } from './synthesis-functions';
@@ -189,7 +189,7 @@ export async function composeGateway(config: GatewayConfig, options: ComposeOpti
     {
       maxStreamBytes: Math.floor(results.maxBytes / 16),
       sharedFlight: shared.sharedFlight,
-      answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesCalls(catalog, model)),
+      answersStill: fallbackAnswersWhileNeeded(router, (model) => refusesRouteCalls(catalog, model)),
       lookedUp: (hit) => metrics.cacheLookup('results', hit),
       hitReadTimeoutMs: Math.min(HIT_READ_TIMEOUT_MS, config.synthesis.timeoutMs),
       timeoutMs: config.synthesis.timeoutMs,

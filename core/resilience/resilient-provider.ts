@@ -101,6 +101,14 @@ export class ResilientProvider implements TtsProvider {
     return this.breaker?.refusesCalls() ?? false;
   }
 
+  /**
+   * Whether a caller with another target to go to would be refused now: the circuit refuses
+   * calls, or its one trial is under way (such a caller is refused rather than wait for it).
+   */
+  refusesCallersWithFallback(): boolean {
+    return this.refusesCalls() || this.breaker?.state() === 'half-open';
+  }
+
   /** `abandon`: told of an attempt given up on (deadline, caller gone) that may still settle: its late result is released. */
   private run<T>(request: ProviderSynthesisRequest, attempt: (request: ProviderSynthesisRequest) => Promise<T>, kind: 'call' | 'stream', abandon?: (work: Promise<T>) => void): Promise<T> {
     // A request without a deadline gets the default one.
