@@ -1,4 +1,4 @@
-import { codePointCount, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type SynthesisOutcome } from '../core';
+import { codePointCount, failedTarget, synthesisOutcomeOf, UNKNOWN_LABEL, type Metrics, type SynthesisOutcome } from '../core';
 import type { StreamFunction, SynthesisRequest, SynthesizeFunction } from './app-dependencies';
 
 export interface SynthesisObservers {
@@ -36,9 +36,13 @@ class Observation {
     this.observers.metrics.synthesisFinished({ model: this.labels.model, provider: provider ?? this.labels.provider, outcome, characters: this.characters, audioSeconds, seconds: this.seconds() });
   }
 
-  /** `provider`: the one that served the failed synthesis, when known (a stream broken off midway). */
+  /**
+   * `provider`: the one that served the failed synthesis, when known (a stream broken off midway);
+   * else that of the target whose failure is answered (a route's, which its name cannot tell).
+   */
   failed(error: unknown, provider?: string): void {
-    this.finished(synthesisOutcomeOf(error), provider);
+    const target = failedTarget(error);
+    this.finished(synthesisOutcomeOf(error), provider ?? (target && this.observers.providerOf(target.model)));
   }
 }
 

@@ -7,5 +7,6 @@ export { MULTIPLIER_RANGE, MAX_TEXT_CODE_POINTS, type SynthesisRequest } from '.
 export { codePointCount } from './code-point-count';
 export type { AudioChunk, AudioEngine, AudioSink, AudioStreamSession, AudioStreamSpec, EncodedPiece, ModelDirectory, ModelRoutes, ProcessingReservation, RouteTarget, SaveControl, WorkControl } from './ports';
 export { servedByName } from './ports';
+export { failedTarget } from './failed-target';
 export { checkedProviderAudio } from './checked-audio';
 export { audioDurationSeconds } from './audio-duration';

@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, isGatewayError, type GatewayError } from '../errors';
+import { blameTarget } from './failed-target';
 import type { RouteTarget } from './ports';
 
 /** Failures of the gateway's own work once a target has answered (storing its audio): no fault of the target's. */
@@ -42,6 +43,7 @@ export async function tryTargets<Result>(
     try {
       return await attempt(targets[index], index < targets.length - 1);
     } catch (error) {
+      blameTarget(error, targets[index]);
       if (stopped()) throw error;
       const retryable = isGatewayError(error) && worthAnotherTarget(error) && !pastTheTarget.has(error);
       if (!retryable) throw refusedByTarget(error) ? (providerFailure ?? error) : error;
