@@ -92,6 +92,10 @@ function resiliencePolicy(file: ResiliencePolicyFile, defaults: ResiliencePolicy
     },
   };
   if (policy.maxBackoffMs < policy.backoffMs) problems.lines.push(`${path}.maxBackoff: must not be shorter than backoff`);
+  // Full jitter of a zero base is zero: every retry would follow its failure at once, hammering a struggling provider.
+  if (policy.retries > 0 && policy.backoffMs === 0) {
+    problems.lines.push(`${path}.backoff: must be a duration greater than zero while retries are on (a zero backoff retries a failing provider at once); set retries: 0 to turn retries off`);
+  }
   return policy;
 }
 
