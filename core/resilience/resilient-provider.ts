@@ -165,7 +165,8 @@ export class ResilientProvider implements TtsProvider {
           const work = attempt(attemptRequest);
           const result = await untilAborted(work, signal, instanceId).catch((error: unknown) => {
             if (signal.aborted) abandon?.(work);
-            this.reportAttempt(started, error);
+            // A call its caller stopped (client gone, a sibling chunk failed) did not fail at the provider: not counted.
+            if (!signal.aborted || abortedByDeadline(signal)) this.reportAttempt(started, error);
             throw error;
           });
           this.reportAttempt(started);
