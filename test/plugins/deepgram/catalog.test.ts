@@ -65,6 +65,19 @@ describe('deepgram plugin: models and voices', () => {
     }
   });
 
+  it('bundles the Aura-2 voices of every language Deepgram\'s SDK lists (German, French, Dutch, Italian, Japanese, more Spanish)', async () => {
+    const replay = await replayFixture('deepgram', 'voices-forbidden');
+    try {
+      const voices = await (await createProvider()).voices('aura-2');
+      // deepgram-js-sdk's SpeakV1Model lists 91 aura-2 ids.
+      expect(voices).to.have.length(91);
+      expect(voices.find((voice) => voice.voiceId === 'aura-2-julius-de')).to.include({ voiceName: 'Julius', language: 'de', gender: 'Unknown' });
+      expect(new Set(voices.map((voice) => voice.language.slice(0, 2)))).to.have.keys(['en', 'es', 'de', 'fr', 'nl', 'it', 'ja']);
+    } finally {
+      replay.done();
+    }
+  });
+
   it('rejects an unknown model', async () => {
     const provider = await createProvider();
     const error = await provider.voices('nova-3').catch((caught: unknown) => caught);
