@@ -10,6 +10,8 @@ interface CartesiaVoice {
   readonly description?: unknown;
   readonly language?: unknown;
   readonly gender?: unknown;
+  /** `[{locale: 'en-US', is_native: true}, ...]`: the native locale first, then cross-lingual ones. */
+  readonly locales?: unknown;
 }
 
 /**
@@ -30,13 +32,26 @@ const MAX_PAGES = 100;
 
 const GENDERS: Readonly<Record<string, VoiceGender>> = { masculine: 'Male', feminine: 'Female' };
 
+const LOCALE_TAG = /^[a-z]{2,3}-[A-Z]{2}$/;
+
+/**
+ * The voice's native locale (`en-GB`), which tells a British voice from an American one; else its
+ * bare `language` (`en`), as older API versions and voices without locales give only that.
+ */
+function languageOf(voice: CartesiaVoice): string {
+  const locales = Array.isArray(voice.locales) ? (voice.locales as { locale?: unknown; is_native?: unknown }[]) : [];
+  const native = locales.find((entry) => entry !== null && typeof entry === 'object' && entry.is_native === true && typeof entry.locale === 'string' && LOCALE_TAG.test(entry.locale));
+  if (native) return native.locale as string;
+  return typeof voice.language === 'string' && voice.language.length > 0 ? voice.language : 'und';
+}
+
 function toVoiceInfo(voice: CartesiaVoice): VoiceInfo {
   if (typeof voice.id !== 'string' || voice.id.length === 0) throw badUpstreamResponse(PROVIDER, 'a voice without id');
   const description = typeof voice.description === 'string' ? voice.description.trim() : '';
   return {
     voiceId: voice.id,
     voiceName: typeof voice.name === 'string' && voice.name.length > 0 ? voice.name : voice.id,
-    language: typeof voice.language === 'string' && voice.language.length > 0 ? voice.language : 'und',
+    language: languageOf(voice),
     gender: (typeof voice.gender === 'string' && GENDERS[voice.gender]) || 'Unknown',
     description: description || 'Cartesia voice',
   };

@@ -1,10 +1,25 @@
+import type { VoiceGender } from '../../core';
+
 /**
  * Deepgram's documented Aura voices (voice list in its "Voices and Languages" page), served only
  * when `GET /v1/models` fails. Each row: model id, expressed gender, BCP 47 language, accent.
  */
-export type BundledVoice = readonly [id: string, gender: 'Male' | 'Female', language: string, accent: string];
+export type BundledVoice = readonly [id: string, gender: VoiceGender, language: string, accent: string];
 
 const american = (id: string, gender: 'Male' | 'Female'): BundledVoice => [id, gender, 'en-US', 'American'];
+
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = { es: 'Spanish', de: 'German', fr: 'French', nl: 'Dutch', it: 'Italian', ja: 'Japanese' };
+
+/**
+ * An Aura-2 voice of the languages Deepgram added in December 2025 (and its newer Spanish voices),
+ * as Deepgram's official SDK lists the model ids (deepgram-js-sdk, `SpeakV1Model`, generated from
+ * Deepgram's API definition). The id's suffix is the language; the gender is not taken from
+ * anywhere we could confirm, so it stays Unknown (the live list, when it answers, has it).
+ */
+function sdkListed(id: string): BundledVoice {
+  const language = id.slice(id.lastIndexOf('-') + 1);
+  return [id, 'Unknown', language, LANGUAGE_NAMES[language] ?? language];
+}
 
 export const BUNDLED_VOICES: readonly BundledVoice[] = [
   american('aura-2-thalia-en', 'Female'),
@@ -51,6 +66,53 @@ export const BUNDLED_VOICES: readonly BundledVoice[] = [
   ['aura-2-celeste-es', 'Female', 'es', 'Spanish'],
   ['aura-2-estrella-es', 'Female', 'es', 'Spanish'],
   ['aura-2-nestor-es', 'Male', 'es', 'Spanish'],
+  sdkListed('aura-2-agustina-es'),
+  sdkListed('aura-2-alvaro-es'),
+  sdkListed('aura-2-antonia-es'),
+  sdkListed('aura-2-aquila-es'),
+  sdkListed('aura-2-carina-es'),
+  sdkListed('aura-2-diana-es'),
+  sdkListed('aura-2-gloria-es'),
+  sdkListed('aura-2-javier-es'),
+  sdkListed('aura-2-luciano-es'),
+  sdkListed('aura-2-olivia-es'),
+  sdkListed('aura-2-selena-es'),
+  sdkListed('aura-2-silvia-es'),
+  sdkListed('aura-2-sirio-es'),
+  sdkListed('aura-2-valerio-es'),
+  sdkListed('aura-2-aurelia-de'),
+  sdkListed('aura-2-elara-de'),
+  sdkListed('aura-2-fabian-de'),
+  sdkListed('aura-2-julius-de'),
+  sdkListed('aura-2-kara-de'),
+  sdkListed('aura-2-lara-de'),
+  sdkListed('aura-2-viktoria-de'),
+  sdkListed('aura-2-agathe-fr'),
+  sdkListed('aura-2-hector-fr'),
+  sdkListed('aura-2-beatrix-nl'),
+  sdkListed('aura-2-cornelia-nl'),
+  sdkListed('aura-2-daphne-nl'),
+  sdkListed('aura-2-hestia-nl'),
+  sdkListed('aura-2-lars-nl'),
+  sdkListed('aura-2-leda-nl'),
+  sdkListed('aura-2-rhea-nl'),
+  sdkListed('aura-2-roman-nl'),
+  sdkListed('aura-2-sander-nl'),
+  sdkListed('aura-2-cesare-it'),
+  sdkListed('aura-2-cinzia-it'),
+  sdkListed('aura-2-demetra-it'),
+  sdkListed('aura-2-dionisio-it'),
+  sdkListed('aura-2-elio-it'),
+  sdkListed('aura-2-flavio-it'),
+  sdkListed('aura-2-livia-it'),
+  sdkListed('aura-2-maia-it'),
+  sdkListed('aura-2-melia-it'),
+  sdkListed('aura-2-perseo-it'),
+  sdkListed('aura-2-ama-ja'),
+  sdkListed('aura-2-ebisu-ja'),
+  sdkListed('aura-2-fujin-ja'),
+  sdkListed('aura-2-izanami-ja'),
+  sdkListed('aura-2-uzume-ja'),
   american('aura-asteria-en', 'Female'),
   american('aura-luna-en', 'Female'),
   american('aura-stella-en', 'Female'),

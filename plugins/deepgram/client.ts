@@ -10,11 +10,10 @@ function apiRoot(baseUrl: string): string {
 
 const authorization = (options: DeepgramOptions) => ({ authorization: `Token ${options.apiKey}` });
 
-/** What one `POST /v1/speak` says: the voice (Deepgram's model id), the format, an Aura-2 speed, the text. */
+/** What one `POST /v1/speak` says: the voice (Deepgram's model id), the format, the text. */
 export interface SpeakCall {
   readonly voice: string;
   readonly format: AudioFormat;
-  readonly speed?: number;
   readonly text: string;
 }
 
@@ -22,7 +21,7 @@ function speakRequest(options: DeepgramOptions, fetchFunction: typeof fetch, cal
   return {
     provider: PROVIDER,
     fetch: fetchFunction,
-    url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(call.voice, call.format, call.speed)}`,
+    url: `${apiRoot(options.baseUrl)}/v1/speak?${speakQuery(call.voice, call.format)}`,
     method: 'POST',
     headers: { ...authorization(options), 'content-type': 'application/json' },
     body: JSON.stringify(speakBody(call.text)),
@@ -33,7 +32,7 @@ function speakRequest(options: DeepgramOptions, fetchFunction: typeof fetch, cal
   };
 }
 
-/** `POST /v1/speak?model=<voice>&...[&speed=]` with `{text}`; returns the audio bytes. */
+/** `POST /v1/speak?model=<voice>&...` with `{text}`; returns the audio bytes. */
 export async function requestSpeech(options: DeepgramOptions, fetchFunction: typeof fetch, call: SpeakCall, signal: AbortSignal): Promise<Uint8Array> {
   return upstreamAudio(PROVIDER, await upstreamFetch(speakRequest(options, fetchFunction, call, signal)));
 }

@@ -5,11 +5,14 @@ import { DEEPGRAM_FORMATS } from './request-body';
 const MAX_INPUT_CHARS = 2000;
 
 /**
- * Aura-2 takes a native `speed` query parameter, a rate multiplier of 0.7..1.5 (Deepgram's "TTS
- * Voice Controls"; for Spanish voices Deepgram recommends 0.9..1.5). Aura (first generation) has
- * none. Neither has pitch or volume: the gateway's DSP does them.
+ * No native speed, pitch or volume: the gateway's DSP does them. Aura-2's `speed` query parameter
+ * (0.7..1.5) is documented for its English and Spanish voices only (Deepgram's changelog of
+ * 2026-05-04 and "TTS Voice Controls"), but `aura-2` also holds German, French, Dutch, Italian
+ * and Japanese voices, and capabilities are declared per model: a native range would have the
+ * planner hand a German voice's speed to a parameter that does not serve it. Aura (first
+ * generation) has none at all.
  */
-const aura2: ModelCapabilities = { formats: DEEPGRAM_FORMATS, speed: { min: 0.7, max: 1.5 }, maxInputChars: MAX_INPUT_CHARS };
+const aura2: ModelCapabilities = { formats: DEEPGRAM_FORMATS, maxInputChars: MAX_INPUT_CHARS };
 const aura: ModelCapabilities = { formats: DEEPGRAM_FORMATS, maxInputChars: MAX_INPUT_CHARS };
 
 /**

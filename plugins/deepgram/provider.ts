@@ -53,10 +53,10 @@ export class DeepgramProvider implements TtsProvider {
   }
 }
 
-/** The voice is Deepgram's model id; a speed comes only for Aura-2 (pitch and volume are never native). */
+/** The voice is Deepgram's model id; speed, pitch and volume are never native (the gateway does them). */
 function speakCall(request: ProviderSynthesisRequest): SpeakCall {
   if (familyOfVoice(request.voice) !== request.model) throw voiceOfOtherFamily(request.voice, request.model);
-  return { voice: request.voice, format: request.format, speed: request.speed, text: request.text };
+  return { voice: request.voice, format: request.format, text: request.text };
 }
 
 function describe(request: ProviderSynthesisRequest) {

@@ -1,8 +1,8 @@
 import type { AudioFormat } from '../../core';
 
 /**
- * The parameter mapping of `POST /v1/speak`: the format, rate and (Aura-2) speed travel in the
- * query, the text alone in the JSON body.
+ * The parameter mapping of `POST /v1/speak`: the format and rate travel in the query, the text
+ * alone in the JSON body. No speed: see models.ts.
  */
 
 /** Deepgram's query parameters for one gateway format, and the rate the bytes come at. */
@@ -29,12 +29,9 @@ export const SPEAK_FORMATS: Readonly<Record<AudioFormat, SpeakFormat>> = {
 
 export const DEEPGRAM_FORMATS = Object.keys(SPEAK_FORMATS) as AudioFormat[];
 
-/**
- * `?model=<voice>&encoding=...[&speed=s]`: with Aura the voice is the model; an Aura-2 speed is the
- * multiplier as it is (the planner sends one only inside 0.7..1.5 and omits 1.0).
- */
-export function speakQuery(voice: string, format: AudioFormat, speed?: number): string {
-  return new URLSearchParams({ model: voice, ...SPEAK_FORMATS[format].query, ...(speed !== undefined ? { speed: String(speed) } : {}) }).toString();
+/** `?model=<voice>&encoding=...`: with Aura the voice is the model. */
+export function speakQuery(voice: string, format: AudioFormat): string {
+  return new URLSearchParams({ model: voice, ...SPEAK_FORMATS[format].query }).toString();
 }
 
 /** The JSON body: `{text}` and nothing else. */

@@ -23,7 +23,7 @@ function postCall(options: MiniMaxOptions, fetchFunction: typeof fetch, path: st
     timeoutMs: options.timeoutMs,
     signal,
     secrets: [options.apiKey],
-    mapError: readMiniMaxError,
+    mapError: (answer) => readMiniMaxError(answer, [options.apiKey]),
   };
 }
 

@@ -83,21 +83,51 @@ function passingFailure(code: number, reading: UpstreamErrorReading, secrets: re
 }
 
 /**
+ * Codes that refuse the account something it may not use, which no retry and no other key of the
+ * same account cures: 2042 "You don't have access to this voice_id" (English error-code table:
+ * another account's cloned voice) and 2038, in the Chinese table only, "用户语音克隆功能被禁用"
+ * (voice cloning is disabled until the account's identity is verified). They are 403s, not
+ * retried and not an upstream outage.
+ */
+const ACCESS_REFUSALS: ReadonlyMap<number, string> = new Map([
+  [2042, "MiniMax does not give the gateway's account access to this voice (code 2042)"],
+  [2038, "MiniMax has disabled voice cloning for the gateway's account until its identity is verified (code 2038)"],
+]);
+
+function accessRefusal(code: number, problem: string, reading: UpstreamErrorReading, secrets: readonly string[]): GatewayError {
+  const providerMessage = reading.providerMessage ? redactSecrets(reading.providerMessage, secrets) : undefined;
+  return gatewayError('TTS_ERR_FORBIDDEN', { problem }, {
+    details: [{ reason: 'upstream_status', provider: PROVIDER, providerCode: String(code) }],
+    ...(providerMessage ? { logContext: { provider: PROVIDER, providerMessage } } : {}),
+  });
+}
+
+/** The coded error of a code that needs more than its failure class (a passing failure, a refusal), else undefined. */
+function specialFailure(code: number, reading: UpstreamErrorReading, secrets: readonly string[]): GatewayError | undefined {
+  if (RETRY_LATER_CODES.has(code)) return passingFailure(code, reading, secrets);
+  const refusal = ACCESS_REFUSALS.get(code);
+  return refusal === undefined ? undefined : accessRefusal(code, refusal, reading, secrets);
+}
+
+/**
  * MiniMax often answers HTTP 200 with a non-zero `base_resp.status_code` for a failure: the coded
  * error it means, or undefined when the answer is a success.
  */
 export function baseResponseError(base: BaseResponse | undefined, secrets: readonly string[]): GatewayError | undefined {
   const reading = readBaseResponse(base);
   if (!reading) return undefined;
-  const code = base?.status_code ?? 0;
-  return RETRY_LATER_CODES.has(code) ? passingFailure(code, reading, secrets) : upstreamError({ provider: PROVIDER, reading, secrets });
+  return specialFailure(base?.status_code ?? 0, reading, secrets) ?? upstreamError({ provider: PROVIDER, reading, secrets });
 }
 
-/** An HTTP error answer: its `base_resp` when it has one, else the common body shapes. */
-export function readMiniMaxError(answer: UpstreamErrorAnswer): UpstreamErrorReading {
+/** An HTTP error answer: its `base_resp` when it has one (a refusal as its coded error), else the common body shapes. */
+export function readMiniMaxError(answer: UpstreamErrorAnswer, secrets: readonly string[] = []): UpstreamErrorReading | GatewayError {
   const base = parseErrorJson(answer.text)?.base_resp;
-  const reading = base !== null && typeof base === 'object' ? readBaseResponse(base as BaseResponse) : undefined;
-  return reading ?? readCommonErrorBody(answer.text);
+  if (base === null || typeof base !== 'object') return readCommonErrorBody(answer.text);
+  const reading = readBaseResponse(base as BaseResponse);
+  if (!reading) return readCommonErrorBody(answer.text);
+  const code = (base as BaseResponse).status_code ?? 0;
+  const refusal = ACCESS_REFUSALS.get(code);
+  return refusal === undefined ? reading : accessRefusal(code, refusal, reading, secrets);
 }
 
 export function unknownModel(model: string): GatewayError {

@@ -18,18 +18,32 @@ export const PCM_SAMPLE_RATE = 16_000;
 /** `ogg_opus` takes one SampleRate only, "48000" (SynthesizeSpeech API reference). */
 export const OPUS_SAMPLE_RATE = 48_000;
 
+/** SynthesizeSpeech takes at most 6,000 characters of `Text` in all, SSML markup included (TextLengthExceededException). */
+export const POLLY_MAX_TEXT_CHARACTERS = 6000;
+/** Room for `<speak><prosody rate=".." volume="..">` and its closing tags (about 65 characters). */
+const PROSODY_MARKUP_RESERVE = 100;
+/** The longest entity the SSML escaping writes for one character (`&amp;`; quotes stay as they are). */
+const LONGEST_ESCAPE = '&amp;'.length;
+
+/**
+ * Polly's limits are 3,000 billed characters and 6,000 in all, but the gateway splits by code points
+ * before the plugin escapes: a chunk of 3,000 `&` would become 15,000 characters of SSML. So a chunk
+ * is as long as its worst-case escaping still fits in 6,000 (1,180), which also keeps it under
+ * 3,000 billed characters whatever Polly counts a character as.
+ */
+export const POLLY_MAX_CHUNK_CHARACTERS = Math.floor((POLLY_MAX_TEXT_CHARACTERS - PROSODY_MARKUP_RESERVE) / LONGEST_ESCAPE);
+
 /**
  * mp3, opus (Polly's `ogg_opus`, Opus in Ogg) and pcm are declared; ogg_vorbis is not (Vorbis is
  * not Opus). The API reference puts no engine restriction on `ogg_opus`.
  * Prosody: `rate` 20%..200% and `volume` in dB work on every engine; `pitch` only on standard,
  * as a percentage of the baseline without a documented range, so the gateway does pitch itself.
- * 3,000 billed characters per call (SSML tags are not billed).
  */
 const capabilities: ModelCapabilities = {
   formats: ['mp3', 'opus', 'pcm'] as readonly AudioFormat[],
   speed: { min: 0.2, max: 2 },
   volume: { min: 0.5, max: 2 },
-  maxInputChars: 3000,
+  maxInputChars: POLLY_MAX_CHUNK_CHARACTERS,
 };
 
 export const POLLY_ENGINES: readonly PollyEngine[] = [

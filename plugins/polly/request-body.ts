@@ -19,14 +19,22 @@ function prosodyAttributes(request: Pick<ProviderSynthesisRequest, 'speed' | 'vo
 }
 
 /**
- * Plain text when nothing is to be changed (no escaping, so Polly's 6,000-character total limit
- * is never hit by entities); otherwise the whole chunk inside one `<prosody>`, which generative
- * voices also accept because it encloses full sentences.
+ * Text as SSML character data. Quotes need no escaping outside attributes, so they stay as they
+ * are: `&amp;` (5 characters) is then the longest escape, which the chunk size is measured against.
+ */
+function escapeSsmlText(text: string): string {
+  return escapeXml(text).replace(/&quot;|&apos;/g, (entity) => (entity === '&quot;' ? '"' : "'"));
+}
+
+/**
+ * Plain text when nothing is to be changed; otherwise the whole chunk inside one `<prosody>`,
+ * which generative voices also accept because it encloses full sentences. The escaped chunk
+ * stays within Polly's 6,000 characters because of the chunk size in models.ts.
  */
 export function toPollyText(request: Pick<ProviderSynthesisRequest, 'text' | 'speed' | 'volume'>): PollyText {
   const attributes = prosodyAttributes(request);
   if (attributes.length === 0) return { Text: request.text, TextType: 'text' };
-  return { Text: `<speak><prosody ${attributes.join(' ')}>${escapeXml(request.text)}</prosody></speak>`, TextType: 'ssml' };
+  return { Text: `<speak><prosody ${attributes.join(' ')}>${escapeSsmlText(request.text)}</prosody></speak>`, TextType: 'ssml' };
 }
 
 /** The body of SynthesizeSpeech (`POST /v1/speech`). */

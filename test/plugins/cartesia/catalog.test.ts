@@ -15,7 +15,7 @@ describe('cartesia plugin: models and voices', () => {
     }
   });
 
-  it('follows the starting_after cursor, stops at has_more: false without asking for an empty page, and maps VoiceDto', async () => {
+  it('follows the starting_after cursor, stops at has_more: false without asking for an empty page, and maps VoiceDto (language: the native locale)', async () => {
     const replay = await replayFixture('cartesia', 'voices-paged');
     try {
       const voices = await (await createProvider()).voices('sonic-3');
@@ -23,12 +23,13 @@ describe('cartesia plugin: models and voices', () => {
       expect(voices[0]).to.deep.equal({
         voiceId: VOICE,
         voiceName: 'Barbershop Man',
-        language: 'en',
+        language: 'en-US',
         gender: 'Male',
         description: 'This voice is smooth and relaxed, perfect for casual conversations.',
       });
-      expect(voices[2]).to.include({ voiceName: 'Hannah', language: 'de', gender: 'Female' });
-      expect(voices[3]).to.include({ voiceName: 'My Clone', gender: 'Unknown', description: 'Cartesia voice' });
+      expect(voices[2]).to.include({ voiceName: 'Hannah', language: 'de-DE', gender: 'Female' });
+      // No locales listed: the bare language.
+      expect(voices[3]).to.include({ voiceName: 'My Clone', language: 'en', gender: 'Unknown', description: 'Cartesia voice' });
       expect(replay.requests.map((request) => request.path)).to.deep.equal([
         '/voices?limit=100',
         '/voices?limit=100&starting_after=694f9389-aac1-45b6-b726-9d9369183238',

@@ -4,17 +4,15 @@ import type { LoggedWarning } from '../../support/plugin-test-context';
 import { createProvider } from './harness';
 
 describe('deepgram plugin: models and voices', () => {
-  it('lists the Aura families with their formats and the 2,000-character limit; native speed 0.7..1.5 on aura-2 only', async () => {
+  it('lists the Aura families with their formats and the 2,000-character limit; no native speed, pitch or volume', async () => {
     const provider = await createProvider();
     const models = await provider.models();
     expect(models.map((model) => model.name)).to.deep.equal(['aura-2', 'aura']);
     for (const { capabilities } of models) {
       expect(capabilities.formats).to.have.members(['mp3', 'wav', 'pcm', 'opus', 'flac', 'aac']);
       expect(capabilities.maxInputChars).to.equal(2000);
-      expect(capabilities).to.not.have.any.keys('pitch', 'volume');
+      expect(capabilities).to.not.have.any.keys('speed', 'pitch', 'volume');
     }
-    expect(models[0].capabilities.speed).to.deep.equal({ min: 0.7, max: 1.5 });
-    expect(models[1].capabilities).to.not.have.property('speed');
     expect(models[1].description).to.include('legacy');
   });
 
@@ -62,6 +60,19 @@ describe('deepgram plugin: models and voices', () => {
       expect(voices.find((voice) => voice.voiceId === 'aura-helios-en')).to.include({ gender: 'Male', language: 'en-GB', voiceName: 'Helios' });
       expect(warnings).to.have.length(1);
       expect(warnings[0].meta).to.include({ error: 'TTS_ERR_UPSTREAM_AUTH' });
+    } finally {
+      replay.done();
+    }
+  });
+
+  it('bundles the Aura-2 voices of every language Deepgram\'s SDK lists (German, French, Dutch, Italian, Japanese, more Spanish)', async () => {
+    const replay = await replayFixture('deepgram', 'voices-forbidden');
+    try {
+      const voices = await (await createProvider()).voices('aura-2');
+      // deepgram-js-sdk's SpeakV1Model lists 91 aura-2 ids.
+      expect(voices).to.have.length(91);
+      expect(voices.find((voice) => voice.voiceId === 'aura-2-julius-de')).to.include({ voiceName: 'Julius', language: 'de', gender: 'Unknown' });
+      expect(new Set(voices.map((voice) => voice.language.slice(0, 2)))).to.have.keys(['en', 'es', 'de', 'fr', 'nl', 'it', 'ja']);
     } finally {
       replay.done();
     }

@@ -46,19 +46,6 @@ describe('deepgram plugin: synthesis', () => {
     }
   });
 
-  it('sends an Aura-2 speed as the native speed query parameter', async () => {
-    const replay = await replayFixture('deepgram', 'synthesize-mp3-speed');
-    try {
-      const provider = await createProvider();
-      const result = await provider.synthesize(synthesisRequest({ speed: 1.25 }));
-      expect(sniffAudioFormat(result.audio)).to.equal('mp3');
-      expect(replay.requests[0].path).to.equal('/v1/speak?model=aura-2-thalia-en&encoding=mp3&speed=1.25');
-      expect(JSON.parse(replay.requests[0].body)).to.deep.equal({ text: 'Hello from Deepgram.' });
-    } finally {
-      replay.done();
-    }
-  });
-
   it('refuses a voice of another family before calling Deepgram', async () => {
     const provider = await createProvider();
     const error = await provider.synthesize(synthesisRequest({ model: 'aura', voice: 'aura-2-thalia-en' })).catch((caught: unknown) => caught);

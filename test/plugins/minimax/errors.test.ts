@@ -3,7 +3,7 @@ import nock from 'nock';
 import { isTransientFailure } from '../../../core/resilience';
 import { expectGatewayError } from '../../support/gateway-error-assertions';
 import { expectScenarioFailure } from '../../support/scenario-failures';
-import { readBaseResponse } from '../../../plugins/minimax/errors';
+import { baseResponseError, readBaseResponse, readMiniMaxError } from '../../../plugins/minimax/errors';
 import { createProvider, synthesisRequest } from './harness';
 
 const failure = (scenario: string) =>
@@ -70,6 +70,26 @@ describe('minimax plugin: upstream failures', () => {
       expect(error.details[0]).to.include({ providerCode: code });
     });
   }
+
+  it('maps 2042 ("You don\'t have access to this voice_id") on an HTTP 200 to a 403 refusal, not a 502 and not retried', async () => {
+    const error = await expectScenarioFailure('minimax', 'voice-access-denied', async () =>
+      (await createProvider()).synthesize(synthesisRequest({ voice: 'NarratorClone01' })),
+    );
+    expect(error.code).to.equal('TTS_ERR_FORBIDDEN');
+    expect(error.status).to.equal(403);
+    expect(error.retryable).to.equal(false);
+    expect(isTransientFailure(error)).to.equal(false);
+    expect(error.details[0]).to.include({ providerCode: '2042' });
+    expect(error.logContext).to.include({ providerMessage: "You don't have access to this voice_id" });
+  });
+
+  it('maps 2038 (voice cloning disabled for the account, Chinese table) to the same 403 refusal, inside a 200 or an HTTP error', () => {
+    const base = { status_code: 2038, status_msg: 'voice clone disabled' };
+    const inside200 = baseResponseError(base, []);
+    expect(inside200).to.include({ code: 'TTS_ERR_FORBIDDEN', status: 403, retryable: false });
+    const onHttpError = readMiniMaxError({ status: 400, headers: new Headers(), text: JSON.stringify({ base_resp: base }) });
+    expect(onHttpError).to.include({ code: 'TTS_ERR_FORBIDDEN', status: 403 });
+  });
 
   it('classes 1030 (quota exhausted, as MiniMax\'s CLI reads it) with 1028', () => {
     expect(readBaseResponse({ status_code: 1030, status_msg: 'quota exhausted' })).to.include({ failure: 'quota', providerCode: '1030' });

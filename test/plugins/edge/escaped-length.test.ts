@@ -1,0 +1,23 @@
+import { expect } from 'chai';
+import { splitText } from '../../../core';
+import { EDGE_MODEL } from '../../../plugins/edge/models';
+import { edgeSsml } from '../../../plugins/edge/request-body';
+
+/** The byte limit the maintained reference client (edge-tts) puts on one turn's escaped text. */
+const ESCAPED_TEXT_LIMIT = 4096;
+
+/** The text of one turn's SSML as sent: escaped, without the markup. */
+const escapedText = (ssml: string) => ssml.replace(/<[^>]*>/g, '');
+
+describe('edge plugin: text length after XML escaping', () => {
+  for (const [label, character] of [['ampersands', '&'], ['quotes', '"'], ['less-than signs', '<']] as const) {
+    it(`keeps every turn of a text of ${label} within 4,096 bytes once escaped`, () => {
+      const { maxInputChars, maxInputBytes } = EDGE_MODEL.capabilities;
+      const chunks = splitText(`${character.repeat(5000)}.`, { maxChars: maxInputChars, maxBytes: maxInputBytes });
+      for (const text of chunks) {
+        const ssml = edgeSsml({ voice: 'en-US-AriaNeural', text, speed: 1.5 }, 'Female');
+        expect(Buffer.byteLength(escapedText(ssml), 'utf8')).to.be.at.most(ESCAPED_TEXT_LIMIT);
+      }
+    });
+  }
+});
