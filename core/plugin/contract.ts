@@ -15,6 +15,12 @@ export interface NumberRange {
 /** A JSON Schema object, validated by ajv before `create()` is called. */
 export type JsonSchema = Record<string, unknown>;
 
+/** A limit on input as a provider counts it once escaped as XML: in code points or in UTF-8 bytes. */
+export interface EscapedInputLimit {
+  readonly max: number;
+  readonly unit: 'characters' | 'bytes';
+}
+
 /** What one model can do natively; the gateway does the rest on PCM. */
 export interface ModelCapabilities {
   /** Formats the provider can return natively. */
@@ -29,6 +35,13 @@ export interface ModelCapabilities {
   readonly maxInputChars: number;
   /** Longest input in UTF-8 bytes, for providers that count bytes (Google). */
   readonly maxInputBytes?: number;
+  /**
+   * Longest input once escaped as XML character data, for providers whose limit counts the SSML
+   * they are sent (Polly, Edge): each `&` counted as `&amp;`, `<` and `>` as `&lt;` `&gt;`, quotes
+   * as `&quot;` `&apos;`. The gateway splits so that every chunk fits once escaped, and text
+   * without those characters still gets chunks as long as `maxInputChars`.
+   */
+  readonly maxEscapedInput?: EscapedInputLimit;
   /** The sample rate of the model's native `pcm`, when it is fixed (OpenAI: 24,000). */
   readonly pcmSampleRate?: number;
   /** Whether the model takes free-text `instructions` (tone, accent), like gpt-4o-mini-tts. */

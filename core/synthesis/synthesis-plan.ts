@@ -2,7 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { GatewayError, gatewayError } from '../errors';
 import type { ModelCapabilities, NumberRange } from '../plugin/contract';
 import type { SynthesisRequest } from './synthesis-request';
-import { splitText, type ChunkLimits } from './text-splitter';
+import { chunkLimitsOf, splitText, type ChunkLimits } from './text-splitter';
 
 export type Adjustment = 'speed' | 'pitch' | 'volume';
 
@@ -61,7 +61,7 @@ export function planSynthesis(
     }
   }
   const split = options.split ?? splitText;
-  const chunks = split(request.text, { maxChars: capabilities.maxInputChars, maxBytes: capabilities.maxInputBytes });
+  const chunks = split(request.text, chunkLimitsOf(capabilities));
   const nativeFormat = capabilities.formats.includes(request.format) && !needsResampling(request, capabilities);
   const needsAudioProcessing = chunks.length > 1 || !nativeFormat || ADJUSTMENTS.some((adjustment) => dsp[adjustment] !== 1);
   if (!needsAudioProcessing) {

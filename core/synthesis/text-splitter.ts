@@ -1,4 +1,6 @@
+import type { EscapedInputLimit, ModelCapabilities } from '../plugin/contract';
 import { codePointCount } from './code-point-count';
+import { escapedSize } from './escaped-size';
 import { windowedSegments } from './windowed-segments';
 
 /**
@@ -11,6 +13,13 @@ export interface ChunkLimits {
   readonly maxChars: number;
   /** Most UTF-8 bytes in one chunk, for providers that count bytes. */
   readonly maxBytes?: number;
+  /** Most of the chunk once escaped as XML, for providers that count the SSML they are sent. */
+  readonly maxEscaped?: EscapedInputLimit;
+}
+
+/** A model's limits as the splitter takes them. */
+export function chunkLimitsOf(capabilities: ModelCapabilities): ChunkLimits {
+  return { maxChars: capabilities.maxInputChars, maxBytes: capabilities.maxInputBytes, maxEscaped: capabilities.maxEscapedInput };
 }
 
 // Made at the first long text, not at import: the first one loads ICU's break rules (10 ms or more of a start).
@@ -26,9 +35,13 @@ let graphemeSegmenter: Intl.Segmenter | undefined;
 const CLAUSE_END = /(?=\S)(?<=[,;:\u2013\u2014]\s+|[\u3001\uFF0C\uFF1B\uFF1A]\s*)/u;
 const encoder = new TextEncoder();
 
-/** Whether `text` is within the model's limits, in code points and (when it has one) bytes. */
+/** Whether `text` is within the model's limits, in code points and (when it has them) bytes and escaped size. */
 export function fitsWithin(text: string, limits: ChunkLimits): boolean {
-  return codePointCount(text) <= limits.maxChars && (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes);
+  return (
+    codePointCount(text) <= limits.maxChars &&
+    (limits.maxBytes === undefined || encoder.encode(text).length <= limits.maxBytes) &&
+    (limits.maxEscaped === undefined || escapedSize(text, limits.maxEscaped.unit) <= limits.maxEscaped.max)
+  );
 }
 
 /** Breaks one piece that does not fit into smaller pieces, trying each granularity in turn. */
@@ -67,19 +80,27 @@ function pack(pieces: readonly string[], limits: ChunkLimits): string[] {
   let current = '';
   let characters = 0;
   let bytes = 0;
+  let escaped = 0;
+  const { maxBytes, maxEscaped } = limits;
   for (const piece of pieces) {
     const pieceCharacters = codePointCount(piece);
-    const pieceBytes = limits.maxBytes === undefined ? 0 : utf8Length(piece);
-    const overflows = characters + pieceCharacters > limits.maxChars || (limits.maxBytes !== undefined && bytes + pieceBytes > limits.maxBytes);
+    const pieceBytes = maxBytes === undefined ? 0 : utf8Length(piece);
+    const pieceEscaped = maxEscaped === undefined ? 0 : escapedSize(piece, maxEscaped.unit);
+    const overflows =
+      characters + pieceCharacters > limits.maxChars ||
+      (maxBytes !== undefined && bytes + pieceBytes > maxBytes) ||
+      (maxEscaped !== undefined && escaped + pieceEscaped > maxEscaped.max);
     if (current.length > 0 && overflows) {
       chunks.push(current);
       current = '';
       characters = 0;
       bytes = 0;
+      escaped = 0;
     }
     current += piece;
     characters += pieceCharacters;
     bytes += pieceBytes;
+    escaped += pieceEscaped;
   }
   if (current.length > 0) chunks.push(current);
   return chunks;

@@ -30,6 +30,12 @@ export function checkModel(model: ModelInfo): void {
   ensure(capabilities.formats.length > 0, `${model.name}: declares no format`);
   for (const format of capabilities.formats) ensure(AUDIO_FORMATS.includes(format), `${model.name}: unknown format ${format}`);
   ensure(Number.isInteger(capabilities.maxInputChars) && capabilities.maxInputChars > 0, `${model.name}: maxInputChars must be a positive integer`);
+  const escaped = capabilities.maxEscapedInput;
+  if (escaped) {
+    // One quote escaped is 6 long: a smaller limit could not take every single character.
+    ensure(Number.isInteger(escaped.max) && escaped.max >= 6, `${model.name}: maxEscapedInput.max must be an integer of at least 6`);
+    ensure(escaped.unit === 'characters' || escaped.unit === 'bytes', `${model.name}: maxEscapedInput.unit must be 'characters' or 'bytes'`);
+  }
   for (const [name, range] of nativeRanges(model)) {
     ensure(range.min > 0 && range.min <= 1 && range.max >= 1, `${model.name}: native ${name} range must contain 1.0`);
   }

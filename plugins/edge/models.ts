@@ -8,8 +8,6 @@ export const EDGE_OUTPUT_FORMAT = 'audio-24khz-48kbitrate-mono-mp3';
 
 /** The service refuses a turn whose escaped text passes 4,096 bytes (edge-tts splits there too). */
 const ESCAPED_TEXT_LIMIT_BYTES = 4096;
-/** core's escapeXml writes at most 6 bytes for one byte of text (`"` -> `&quot;`). */
-const LONGEST_ESCAPE_BYTES = '&quot;'.length;
 
 export const EDGE_MODEL: ModelInfo = {
   name: EDGE_MODEL_NAME,
@@ -19,10 +17,10 @@ export const EDGE_MODEL: ModelInfo = {
     speed: EDGE_PROSODY.speed.range,
     pitch: EDGE_PROSODY.pitch.range,
     // One turn is cut at 10 minutes of audio: 1,500 characters stay under it even for dense
-    // scripts at 0.5x. The service also refuses SSML text over 4,096 bytes once escaped, and the
-    // gateway splits before escaping: 2,048 raw bytes of `"` would be 12,288. 682 bytes fit even
-    // when every byte becomes an entity (a CJK character, 3 bytes, is never escaped).
+    // scripts at 0.5x. The service also refuses SSML text over 4,096 bytes once escaped (2,048 raw
+    // bytes of `"` would be 12,288): the gateway splits by the escaped size too.
     maxInputChars: 1500,
-    maxInputBytes: Math.floor(ESCAPED_TEXT_LIMIT_BYTES / LONGEST_ESCAPE_BYTES),
+    maxInputBytes: 2048,
+    maxEscapedInput: { max: ESCAPED_TEXT_LIMIT_BYTES, unit: 'bytes' },
   },
 };

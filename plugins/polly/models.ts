@@ -22,16 +22,6 @@ export const OPUS_SAMPLE_RATE = 48_000;
 export const POLLY_MAX_TEXT_CHARACTERS = 6000;
 /** Room for `<speak><prosody rate=".." volume="..">` and its closing tags (about 65 characters). */
 const PROSODY_MARKUP_RESERVE = 100;
-/** The longest entity the SSML escaping writes for one character (`&amp;`; quotes stay as they are). */
-const LONGEST_ESCAPE = '&amp;'.length;
-
-/**
- * Polly's limits are 3,000 billed characters and 6,000 in all, but the gateway splits by code points
- * before the plugin escapes: a chunk of 3,000 `&` would become 15,000 characters of SSML. So a chunk
- * is as long as its worst-case escaping still fits in 6,000 (1,180), which also keeps it under
- * 3,000 billed characters whatever Polly counts a character as.
- */
-export const POLLY_MAX_CHUNK_CHARACTERS = Math.floor((POLLY_MAX_TEXT_CHARACTERS - PROSODY_MARKUP_RESERVE) / LONGEST_ESCAPE);
 
 /**
  * mp3, opus (Polly's `ogg_opus`, Opus in Ogg) and pcm are declared; ogg_vorbis is not (Vorbis is
@@ -43,7 +33,10 @@ const capabilities: ModelCapabilities = {
   formats: ['mp3', 'opus', 'pcm'] as readonly AudioFormat[],
   speed: { min: 0.2, max: 2 },
   volume: { min: 0.5, max: 2 },
-  maxInputChars: POLLY_MAX_CHUNK_CHARACTERS,
+  // 3,000 billed characters per call (SSML tags are not billed), and 6,000 characters of Text in
+  // all: the chunk is escaped inside <prosody>, where 3,000 `&` would be 15,000.
+  maxInputChars: 3000,
+  maxEscapedInput: { max: POLLY_MAX_TEXT_CHARACTERS - PROSODY_MARKUP_RESERVE, unit: 'characters' },
 };
 
 export const POLLY_ENGINES: readonly PollyEngine[] = [

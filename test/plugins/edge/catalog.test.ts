@@ -14,7 +14,7 @@ describe('edge plugin: models and voices', () => {
   it('declares edge-tts with mp3 only, native rate and pitch, and input limits', async () => {
     const [model] = await (await createProvider(standIn)).models();
     expect(model.name).to.equal('edge-tts');
-    expect(model.capabilities).to.deep.include({ formats: ['mp3'], speed: { min: 0.5, max: 2 }, pitch: { min: 0.5, max: 1.5 }, maxInputChars: 1500, maxInputBytes: 682 });
+    expect(model.capabilities).to.deep.include({ formats: ['mp3'], speed: { min: 0.5, max: 2 }, pitch: { min: 0.5, max: 1.5 }, maxInputChars: 1500, maxInputBytes: 2048, maxEscapedInput: { max: 4096, unit: 'bytes' } });
     expect(model.capabilities.volume).to.equal(undefined);
   });
 

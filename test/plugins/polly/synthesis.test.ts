@@ -115,7 +115,7 @@ describe('polly plugin: synthesis', () => {
     const models = await (await createProvider()).models();
     expect(models.map((model) => model.name)).to.deep.equal(['polly-standard', 'polly-neural', 'polly-long-form', 'polly-generative']);
     for (const model of models) {
-      expect(model.capabilities).to.deep.include({ formats: ['mp3', 'opus', 'pcm'], speed: { min: 0.2, max: 2 }, maxInputChars: 1180 });
+      expect(model.capabilities).to.deep.include({ formats: ['mp3', 'opus', 'pcm'], speed: { min: 0.2, max: 2 }, maxInputChars: 3000, maxEscapedInput: { max: 5900, unit: 'characters' } });
       expect(model.capabilities.pitch).to.equal(undefined);
     }
   });

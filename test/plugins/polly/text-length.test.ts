@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { splitText } from '../../../core';
+import { chunkLimitsOf, splitText } from '../../../core';
 import polly from '../../../plugins/polly';
 import { pluginTestContext } from '../../support/plugin-test-context';
 import { synthesisRequest } from './harness';
@@ -33,7 +33,7 @@ describe('polly plugin: text length after SSML escaping', () => {
       const provider = await polly.create(standInOptions, pluginTestContext('polly', lengthCheckingFetch(sentTexts)));
       const [model] = await provider.models();
       // The gateway splits by the declared limit, then the plugin escapes each chunk.
-      const chunks = splitText(`${character.repeat(2999)}.`, { maxChars: model.capabilities.maxInputChars, maxBytes: model.capabilities.maxInputBytes });
+      const chunks = splitText(`${character.repeat(2999)}.`, chunkLimitsOf(model.capabilities));
       for (const text of chunks) {
         await provider.synthesize(synthesisRequest({ model: model.name, text, speed: 0.2, volume: 0.5, format: 'pcm' }));
       }
@@ -41,4 +41,13 @@ describe('polly plugin: text length after SSML escaping', () => {
       for (const text of sentTexts) expect(text.length).to.be.at.most(POLLY_TOTAL_LIMIT);
     });
   }
+
+  it('still sends plain text (nothing to escape) in chunks of 3,000 characters', async () => {
+    const provider = await polly.create(standInOptions, pluginTestContext('polly', standInFetch()));
+    const [model] = await provider.models();
+    const sentence = 'The quick brown fox jumps over the lazy dog. ';
+    const chunks = splitText(sentence.repeat(200), chunkLimitsOf(model.capabilities));
+    expect(chunks.length).to.equal(4);
+    expect([...chunks[0]].length).to.be.above(2900);
+  });
 });
