@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import { GatewayError, redactSecrets } from '../../core';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
-import { checkReadiness, joinPendingChecks, type ReadinessProbes } from './readiness';
+import { checkReadiness, joinPendingChecks, READINESS_RETRY_AFTER_SECONDS, type ReadinessProbes } from './readiness';
 
 export interface OperationsRoutesOptions {
   readonly readiness: ReadinessProbes;
@@ -37,6 +37,7 @@ export function createOperationsRoutes(options: OperationsRoutesOptions) {
         logger.warn('readiness check failed', { check, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
       });
       response.setHeader('Cache-Control', 'no-store');
+      if (report.status !== 'ready') response.setHeader('Retry-After', String(READINESS_RETRY_AFTER_SECONDS));
       response.status(report.status === 'ready' ? 200 : 503).json(report);
     },
 

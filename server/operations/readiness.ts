@@ -22,6 +22,13 @@ export interface ReadinessReport {
   readonly providers: readonly ProviderStatus[];
 }
 
+/**
+ * The Retry-After of a 503: a check is made afresh at each request, so this is when asking again
+ * is worth it. More than the probe's own limit (a hung check answers in 2 s), and about the period
+ * balancers poll at; a replica that stops never becomes ready again, which no value can say.
+ */
+export const READINESS_RETRY_AFTER_SECONDS = 5;
+
 /** A probe that has not answered in this time has failed (a hung network mount, a locked database). */
 const PROBE_TIMEOUT_MS = 2_000;
 
