@@ -32,9 +32,9 @@ export function createOperationsRoutes(options: OperationsRoutesOptions) {
     },
 
     async readiness(request: Request, response: Response): Promise<void> {
-      const report = await checkReadiness(readiness, (check, cause) => {
+      const report = await checkReadiness(readiness, (check, error, cause) => {
         // A library's message may quote what it was given (a URL with its key): scrubbed as any logged error.
-        logger.warn('readiness check failed', { check, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
+        logger.warn('readiness check failed', { check, error, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
       });
       response.setHeader('Cache-Control', 'no-store');
       if (report.status !== 'ready') response.setHeader('Retry-After', String(READINESS_RETRY_AFTER_SECONDS));
