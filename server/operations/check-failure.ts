@@ -8,6 +8,7 @@ const NO_NAME = new Set(['Unknown', 'UnknownError']);
 interface DescribedError {
   readonly code?: unknown;
   readonly name?: unknown;
+  readonly cause?: unknown;
   /** Set by the AWS SDK on an answer S3 gave: its status (`$metadata.httpStatusCode`). */
   readonly $metadata?: { readonly httpStatusCode?: unknown };
 }
@@ -19,9 +20,14 @@ interface DescribedError {
  * what to fix (a missing bucket, a refused key). A name that is no S3 code (the SDK names an
  * answer without a body by its status, or `UnknownError`) is left out.
  */
-export function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown, depth = 0): string {
   const failure = error as DescribedError | null;
   const code = failure?.code;
+  // The gateway's own error (`TTS_ERR_UNAVAILABLE`) says less than what it wraps (`SQLITE_CORRUPT`, a PostgreSQL SQLSTATE).
+  if (typeof code === 'string' && code.startsWith('TTS_ERR_') && failure?.cause !== undefined && depth < 3) {
+    const wrapped = describeFailure(failure.cause, depth + 1);
+    if (wrapped !== 'failed') return wrapped;
+  }
   if (typeof code === 'string' && CODE.test(code)) return `failed (${code})`;
   const metadata = failure?.$metadata;
   if (typeof metadata !== 'object' || metadata === null) return 'failed';
