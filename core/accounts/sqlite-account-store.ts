@@ -16,6 +16,7 @@ import { SqliteAccountLimits } from './sqlite-account-limits';
 import { SqliteActivityWriters } from './sqlite-activity-writers';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
 import { sqliteFailure } from './sqlite-failure';
+import { readFirstPages } from './sqlite-first-pages';
 import { retryWhileLocked } from './sqlite-lock-retry';
 
 interface AccountRow {
@@ -264,7 +265,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async ping(): Promise<void> {
-    await this.guarded(() => this.database.prepare('SELECT 1').get());
+    await this.guarded(() => readFirstPages(this.database));
   }
 
   /**

@@ -13,6 +13,9 @@ const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024;
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 /** DeleteObjects takes at most 1000 keys. */
 const DELETE_BATCH = 1000;
+/** The readiness check's object; one whose delete failed is swept as expired audio is. */
+const PROBE_PREFIX = '.probe-';
+const PROBE_NAME_PATTERN = /^\.probe-[0-9a-f]{12}$/;
 
 // The AWS SDK is loaded at the first call (about 40 MB and 150 ms), not by every gateway that imports core.
 const s3Sdk = (): typeof import('@aws-sdk/client-s3') => require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
@@ -142,7 +145,8 @@ export class S3AudioStore implements AudioStore {
       const page = await this.options.client.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }));
       const expired = (page.Contents ?? []).filter((object) => {
         const name = object.Key?.slice(this.prefix.length) ?? '';
-        return AUDIO_FILE_NAME_PATTERN.test(name) && object.LastModified !== undefined && object.LastModified.getTime() <= cutoff;
+        const ours = AUDIO_FILE_NAME_PATTERN.test(name) || PROBE_NAME_PATTERN.test(name);
+        return ours && object.LastModified !== undefined && object.LastModified.getTime() <= cutoff;
       });
       for (let start = 0; start < expired.length; start += DELETE_BATCH) {
         const batch = expired.slice(start, start + DELETE_BATCH).map((object) => ({ Key: object.Key as string }));
@@ -159,7 +163,8 @@ export class S3AudioStore implements AudioStore {
 
   /** Puts and deletes a small object beside the audio (a name no download can ask for). */
   async checkWritable(): Promise<void> {
-    const key = `${this.prefix}.probe-${randomBytes(6).toString('hex')}`;
+    // If the delete fails (or is refused in its quiet answer), the sweeper removes it once expired.
+    const key = `${this.prefix}${PROBE_PREFIX}${randomBytes(6).toString('hex')}`;
     await this.options.client.send(new (s3Sdk().PutObjectCommand)({ Bucket: this.options.bucket, Key: key, Body: 'ok', ContentType: 'text/plain' }));
     await this.options.client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: this.options.bucket, Delete: { Objects: [{ Key: key }], Quiet: true } }));
   }

@@ -19,6 +19,7 @@ import {
 } from './response-schemas';
 import { CONTENT_RANGE_HEADER, DOWNLOAD_HEADERS } from './download-headers';
 import { SYNTHESIS_HEADERS, SYNTHESIS_OPTIONAL_HEADERS } from './synthesis-headers';
+import { READINESS_RETRY_AFTER_SECONDS } from '../operations/readiness';
 
 const json = (schema: SchemaObject, example?: unknown): ContentDescription[] => [
   { mediaType: 'application/json', schema, ...(example !== undefined && { example }) },
@@ -238,7 +239,12 @@ export const API_ROUTES = {
     errorFormat: 'envelope',
     responses: [
       { status: 200, description: 'Ready', content: json(READINESS_SCHEMA) },
-      { status: 503, description: 'Not ready; the body says which check failed', content: json(READINESS_SCHEMA) },
+      {
+        status: 503,
+        description: 'Not ready; the body says which check failed',
+        content: json(READINESS_SCHEMA),
+        headers: { 'Retry-After': { description: `Seconds until asking again is worth it: always ${READINESS_RETRY_AFTER_SECONDS}, each request checks afresh`, schema: { type: 'integer', minimum: 0 } } },
+      },
     ],
   },
 } satisfies Record<string, RouteDescription>;

@@ -4,24 +4,11 @@ import { accessLogFieldsOf, requestIdOf } from '../request-context';
 import { onResponseDone } from '../response-done';
 import { routePatternOf } from '../route-pattern';
 import { unfinishedAnswer } from '../unfinished-answer';
-
-const MAX_LOGGED_PATH = 200;
-const DOWNLOAD_PREFIX = '/api/v1/audio/download/';
-/** A run as long as a download name's secret part (32 base64url characters), anywhere in a path. */
-const SECRET_LIKE = /[A-Za-z0-9_-]{32,}/g;
-
-/**
- * An unmatched path with anything that may be a download name masked: everything after the
- * download prefix, and any run as long as a name's secret part.
- */
-export function maskedPath(path: string): string {
-  const masked = path.startsWith(DOWNLOAD_PREFIX) ? `${DOWNLOAD_PREFIX}<file>` : path.replace(SECRET_LIKE, '<masked>');
-  return masked.slice(0, MAX_LOGGED_PATH);
-}
+import { maskedPath } from './masked-path';
 
 /**
  * The route pattern, not the URL: download names are capabilities and stay out of the logs.
- * Unmatched requests log their path (without the query string), masked.
+ * Unmatched requests log their path (without the query string), masked: it is text the client typed.
  */
 function routeOf(request: Request): string {
   return routePatternOf(request) ?? `(unmatched) ${maskedPath(pathAsSent(request))}`;

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'winston';
 import { GatewayError, redactSecrets } from '../../core';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics';
-import { checkReadiness, joinPendingChecks, type ReadinessProbes } from './readiness';
+import { checkReadiness, joinPendingChecks, READINESS_RETRY_AFTER_SECONDS, type ReadinessProbes } from './readiness';
 
 export interface OperationsRoutesOptions {
   readonly readiness: ReadinessProbes;
@@ -32,11 +32,12 @@ export function createOperationsRoutes(options: OperationsRoutesOptions) {
     },
 
     async readiness(request: Request, response: Response): Promise<void> {
-      const report = await checkReadiness(readiness, (check, cause) => {
+      const report = await checkReadiness(readiness, (check, error, cause) => {
         // A library's message may quote what it was given (a URL with its key): scrubbed as any logged error.
-        logger.warn('readiness check failed', { check, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
+        logger.warn('readiness check failed', { check, error, errorMessage: redactSecrets(cause instanceof Error ? cause.message : String(cause)) });
       });
       response.setHeader('Cache-Control', 'no-store');
+      if (report.status !== 'ready') response.setHeader('Retry-After', String(READINESS_RETRY_AFTER_SECONDS));
       response.status(report.status === 'ready' ? 200 : 503).json(report);
     },
 

@@ -1,4 +1,5 @@
 import type { ProviderStatus } from '../../core';
+import { describeFailure } from './check-failure';
 
 /** What GET /health/ready asks; each probe throws when its part is not usable. */
 export interface ReadinessProbes {
@@ -22,14 +23,15 @@ export interface ReadinessReport {
   readonly providers: readonly ProviderStatus[];
 }
 
+/**
+ * The Retry-After of a 503: a check is made afresh at each request, so this is when asking again
+ * is worth it. More than the probe's own limit (a hung check answers in 2 s), and about the period
+ * balancers poll at; a replica that stops never becomes ready again, which no value can say.
+ */
+export const READINESS_RETRY_AFTER_SECONDS = 5;
+
 /** A probe that has not answered in this time has failed (a hung network mount, a locked database). */
 const PROBE_TIMEOUT_MS = 2_000;
-
-/** The error's code only (`EACCES`, `SQLITE_CANTOPEN`): messages can hold paths, and this answer is public. */
-function describeFailure(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? `failed (${code})` : 'failed';
-}
 
 async function runProbe(probe: () => Promise<void>): Promise<CheckResult & { cause?: unknown }> {
   let timer: NodeJS.Timeout | undefined;
@@ -75,10 +77,10 @@ function joinWhilePending(check: () => Promise<void>): () => Promise<void> {
  * Ready when the database answers, the audio folder takes a file, the providers' warm-ups are
  * over, at least one provider is ready and no stop has begun. One provider down leaves the gateway ready: the others serve.
  */
-export async function checkReadiness(probes: ReadinessProbes, onFailure: (check: string, cause: unknown) => void): Promise<ReadinessReport> {
+export async function checkReadiness(probes: ReadinessProbes, onFailure: (check: string, error: string, cause: unknown) => void): Promise<ReadinessReport> {
   const [database, audioStore] = await Promise.all([runProbe(() => probes.database()), runProbe(() => probes.audioStore())]);
   for (const [name, result] of [['database', database], ['audioStore', audioStore]] as const) {
-    if (result.status === 'failed') onFailure(name, result.cause);
+    if (result.status === 'failed') onFailure(name, result.error ?? 'failed', result.cause);
   }
   const providers = probes.providers();
   const stopping = probes.stopping();

@@ -1,36 +1,15 @@
-import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../config';
 import { composeGateway, type Gateway } from '../../server/composition-root';
 import { expectErrorEnvelope } from '../server/support/test-app';
+import { damageDatabase } from '../support/damaged-sqlite-file';
 import { recordingWinstonLogger } from '../support/recording-winston-logger';
 
 const PASSWORD = 'correct horse battery';
-const PAGE_BYTES = 4096;
-
-/**
- * Damages every page of the file but the first (the schema), as a disk fault or a torn copy
- * would, then has another connection write so that the gateway's connection reads the file
- * again instead of the pages it keeps in memory.
- */
-function damageDatabase(path: string): void {
-  const other = new Database(path);
-  other.pragma('wal_checkpoint(TRUNCATE)');
-  other.close();
-  const descriptor = openSync(path, 'r+');
-  try {
-    for (let offset = PAGE_BYTES; offset < statSync(path).size; offset += PAGE_BYTES) writeSync(descriptor, Buffer.alloc(100, 0x41), 0, 100, offset);
-  } finally {
-    closeSync(descriptor);
-  }
-  const writer = new Database(path);
-  writer.exec('CREATE TABLE IF NOT EXISTS touched (id INTEGER)');
-  writer.close();
-}
 
 /**
  * The gateway on a SQLite file that got damaged while it ran (SQLITE_CORRUPT): an outage for the

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { upstreamError } from '../../core';
-import { maskedPath } from '../../server/middleware/access-log';
+import { maskedPath } from '../../server/middleware/masked-path';
 import { buildTestApp, expectErrorEnvelope, type TestApp } from './support/test-app';
 
 describe('server: audio_url from publicBaseUrl or a checked Host', () => {

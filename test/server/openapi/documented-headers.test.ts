@@ -99,4 +99,12 @@ describe('GET /openapi.json documents the headers the routes really answer', () 
     expect(document.components.headers.XRequestId.required).to.equal(true);
     expect(document.paths['/api/v1/audio/download/{file}'].get.responses['206'].headers?.['Content-Range']?.required).to.equal(true);
   });
+
+  it('readiness: the Retry-After of its 503', async () => {
+    testApp = await buildTestApp({ stopping: () => true });
+    document = (await request(testApp.app).get('/openapi.json').expect(200)).body as Document;
+    const notReady = await request(testApp.app).get('/health/ready').expect(503);
+    expect(notReady.headers).to.have.property('retry-after');
+    expectDocumented(notReady, '/health/ready', 'get');
+  });
 });

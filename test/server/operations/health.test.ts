@@ -65,6 +65,16 @@ describe('server GET /health/live and /health/ready', () => {
     expect((await request(testApp.app).get('/health/ready').expect(503)).body.status).to.equal('not ready');
   });
 
+  it('a 503 carries Retry-After (as every 503 of the gateway does), a 200 none', async () => {
+    let warmingUp = true;
+    await start({ warmingUp: () => warmingUp });
+    const notReady = await request(testApp.app).get('/health/ready').expect(503);
+    expect(notReady.headers['retry-after']).to.equal('5');
+    warmingUp = false;
+    const ready = await request(testApp.app).get('/health/ready').expect(200);
+    expect(ready.headers).to.not.have.property('retry-after');
+  });
+
   it('answers 503 while the providers warm up, then 200, while liveness stays 200 throughout', async () => {
     let warmingUp = true;
     await start({ warmingUp: () => warmingUp });
