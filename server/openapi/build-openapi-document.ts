@@ -57,13 +57,16 @@ function headerObjects(headers: Readonly<Record<string, HeaderDescription>> | un
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, header]) => [name, { description: header.description, ...(required && { required }), schema: clone(header.schema) }]));
 }
 
-/** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`. */
+/** A path parameter: `:name` (one segment) or `*name` (one or more). */
+const PATH_PARAMETER = /[:*]([A-Za-z0-9_]+)/g;
+
+/** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`; `/v1/models/*id` -> `/v1/models/{id}`. */
 function openApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return expressPath.replace(PATH_PARAMETER, '{$1}');
 }
 
 function pathParameterNames(expressPath: string): string[] {
-  return [...expressPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]);
+  return [...expressPath.matchAll(PATH_PARAMETER)].map((match) => match[1]);
 }
 
 function parameter(description: ParameterDescription): Record<string, unknown> {

@@ -135,6 +135,22 @@ describe('server /v1 with the official SDK: its error answers', () => {
     expect(request_id).to.match(UUID);
   });
 
+  it('retrieves a model whose id has a slash, sent encoded (this SDK) or not (the Python SDK), and answers an unknown one model_not_found', async () => {
+    await start({ listModels: async () => ['tts-1', 'piper/en_US-amy-low'] });
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const model = { id: 'piper/en_US-amy-low', object: 'model', created: 1_795_000_000, owned_by: 'fake' };
+    expect(await client.models.retrieve('piper/en_US-amy-low')).to.deep.equal(model);
+    // openai-python writes the id into the path as it is (f"/models/{model}").
+    expect(await client.get('/models/piper/en_US-amy-low')).to.deep.equal(model);
+    expect(await client.get('/models/tts-1/')).to.include({ id: 'tts-1' });
+    for (const unknown of ['piper/nobody', 'a/b/c']) {
+      const error = await failure(client.get(`/models/${unknown}`));
+      expect(error, unknown).to.be.instanceOf(OpenAI.NotFoundError);
+      expect(error, unknown).to.include({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+      expect(error.message, unknown).to.equal(`404 The gateway has no model '${unknown}'`);
+    }
+  });
+
   it("parses the SSE events with the SDK's own parser: deltas, then done with integer usage", async () => {
     await start();
     const response = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).audio.speech.create({ ...SPEECH, stream_format: 'sse' });
