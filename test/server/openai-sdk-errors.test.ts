@@ -124,6 +124,26 @@ describe('server /v1 with the official SDK: its error answers', () => {
     }
   });
 
+  it('takes the custom voice object { id } and tells a wrong one what is wrong with it, not that a voice must be a string', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const audio = await client.audio.speech.create({ ...SPEECH, voice: { id: 'voice_1234' } });
+    expect(audio.status).to.equal(200);
+    expect(testApp.synthesisCalls.map((call) => call.request.voice)).to.deep.equal(['voice_1234']);
+    const wrong: [string, unknown, string, string][] = [
+      ['a field besides id', { id: 'voice_1234', name: 'mine' }, 'voice.name', 'Unknown field "voice.name"'],
+      ['no id', {}, 'voice.id', 'voice.id is required'],
+      ['an empty id', { id: '' }, 'voice.id', 'voice.id must be between 1 and 200 characters long'],
+      ['a number', 7, 'voice', 'voice must be a string or a JSON object'],
+    ];
+    for (const [label, voice, param, message] of wrong) {
+      const error = await failure(client.post('/audio/speech', { body: { ...SPEECH, voice } }));
+      expect(error, label).to.be.instanceOf(OpenAI.BadRequestError);
+      expect(error, label).to.include({ type: 'invalid_request_error', param, code: null, message: `400 ${message}` });
+    }
+    expect(testApp.synthesisCalls).to.have.length(1);
+  });
+
   it("reads the models through the SDK's list page and retrieve, with the request id", async () => {
     await start();
     const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
