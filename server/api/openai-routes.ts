@@ -46,7 +46,8 @@ export const OPENAI_ROUTES = {
   },
   openAiModel: {
     method: 'get',
-    path: '/v1/models/:id',
+    // A wildcard: an id may hold slashes (`piper/en_US-amy-low`), which some clients send unencoded.
+    path: '/v1/models/*id',
     tag: TAG,
     summary: 'One model or alias',
     security: 'key',

@@ -14,6 +14,7 @@ export const EXPOSED_HEADERS: readonly string[] = [
   'X-TTS-Instructions',
   'Retry-After',
   'X-Should-Retry',
+  'Retry-After-Ms',
   'RateLimit',
   'RateLimit-Policy',
   'Content-Disposition',

@@ -23,9 +23,10 @@ export function createModelRoutes(options: ModelRoutesOptions) {
       response.json({ object: 'list', data: entries.map((entry) => toModelObject(entry, options.startedAt)) });
     },
 
-    async getModel(request: Request<{ id: string }>, response: Response): Promise<void> {
-      const entry = (await options.listModelEntries()).find((candidate) => candidate.id === request.params.id);
-      if (!entry) throw modelNotFound(request.params.id);
+    async getModel(request: Request<{ id: string[] }>, response: Response): Promise<void> {
+      const id = modelIdOf(request.params.id);
+      const entry = (await options.listModelEntries()).find((candidate) => candidate.id === id);
+      if (!entry) throw modelNotFound(id);
       response.json(toModelObject(entry, options.startedAt));
     },
 
@@ -44,6 +45,14 @@ export function createModelRoutes(options: ModelRoutesOptions) {
       }
     },
   };
+}
+
+/**
+ * The id from the wildcard's decoded segments: `piper%2Fen_US-amy-low` is one, `piper/en_US-amy-low`
+ * two; a trailing slash is dropped (`/v1/models/tts-1/`), as for every other route.
+ */
+function modelIdOf(segments: readonly string[]): string {
+  return (segments.at(-1) === '' ? segments.slice(0, -1) : segments).join('/');
 }
 
 function modelNotFound(model: string): GatewayError {

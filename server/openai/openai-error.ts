@@ -81,11 +81,24 @@ function shapeOf(error: GatewayError): OpenAiShape | undefined {
   return SHAPES[error.code];
 }
 
+/**
+ * What the SDKs read to decide on a retry: `x-should-retry: false` on a final answer; on one worth
+ * retrying, the known wait to the millisecond (`retry-after-ms`, which they read before
+ * Retry-After): Retry-After is whole seconds, so a provider's 250 ms wait would cost a full second.
+ */
+function retryHeaders(error: GatewayError, status: number): Readonly<Record<string, string>> | undefined {
+  if (!sdkRetries(status)) return undefined;
+  if (isFinal(error)) return { 'x-should-retry': 'false' };
+  if (error.retryAfterSeconds === undefined) return undefined;
+  return { 'retry-after-ms': String(Math.max(0, Math.round(error.retryAfterSeconds * 1000))) };
+}
+
 /** A coded error in OpenAI's shape, at the status OpenAI would use. */
 export const renderOpenAiError: ErrorRendering = (error) => {
   const shape = shapeOf(error);
   const status = shape?.status ?? error.status;
   const type = shape?.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
   const body: OpenAiErrorBody = { error: { message: error.message, type, param: paramOf(error, shape), code: shape?.code ?? null } };
-  return { status, body, ...(sdkRetries(status) && isFinal(error) ? { headers: { 'x-should-retry': 'false' } } : {}) };
+  const headers = retryHeaders(error, status);
+  return { status, body, ...(headers && { headers }) };
 };

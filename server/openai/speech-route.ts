@@ -32,7 +32,8 @@ export function speechSynthesisRequest(body: SpeechBody): SynthesisRequest {
     volume: body.volume,
     format,
     ...(format === 'pcm' ? { sampleRate: OPENAI_PCM_SAMPLE_RATE } : {}),
-    ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
+    // Empty instructions ask for no style: the request without them (its cached answer, no "ignored").
+    ...(body.instructions ? { instructions: body.instructions } : {}),
   };
 }
 

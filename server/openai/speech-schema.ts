@@ -16,10 +16,9 @@ export const SPEECH_SCHEMA: SchemaObject = {
   properties: {
     model: name,
     input: { type: 'string' },
-    // The current SDKs also send a voice as `{ "id": "..." }`.
-    voice: {
-      anyOf: [name, { type: 'object', additionalProperties: false, required: ['id'], properties: { id: name } }],
-    },
+    // The current SDKs also send a voice as `{ "id": "..." }`. One schema for both forms, not an
+    // anyOf: a wrong object is then told what is wrong with it, not that it is not a string.
+    voice: { type: ['string', 'object'], minLength: 1, maxLength: 200, additionalProperties: false, required: ['id'], properties: { id: name } },
     response_format: { type: 'string', enum: [...AUDIO_FORMATS], default: 'mp3' },
     speed: { type: 'number', minimum: 0.25, maximum: 4.0, default: 1.0 },
     instructions: { type: 'string', maxLength: 4096 },

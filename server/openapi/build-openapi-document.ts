@@ -41,6 +41,12 @@ function mayRefuseRetries(code: ErrorCode, format: ErrorFormat): boolean {
   return rendered.headers?.['x-should-retry'] !== undefined;
 }
 
+/** Whether an answer of this code may state its wait in milliseconds (`retry-after-ms`): rendered with a short one, it does. */
+function mayStateWaitMs(code: ErrorCode, format: ErrorFormat): boolean {
+  const rendered = RENDERINGS[format](new GatewayError(code, ERROR_EXAMPLE_MESSAGES[code], { retryAfterSeconds: 1 }));
+  return rendered.headers?.['retry-after-ms'] !== undefined;
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -51,13 +57,16 @@ function headerObjects(headers: Readonly<Record<string, HeaderDescription>> | un
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, header]) => [name, { description: header.description, ...(required && { required }), schema: clone(header.schema) }]));
 }
 
-/** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`. */
+/** A path parameter: `:name` (one segment) or `*name` (one or more). */
+const PATH_PARAMETER = /[:*]([A-Za-z0-9_]+)/g;
+
+/** `/api/v1/tools/voices/:model` -> `/api/v1/tools/voices/{model}`; `/v1/models/*id` -> `/v1/models/{id}`. */
 function openApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return expressPath.replace(PATH_PARAMETER, '{$1}');
 }
 
 function pathParameterNames(expressPath: string): string[] {
-  return [...expressPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]);
+  return [...expressPath.matchAll(PATH_PARAMETER)].map((match) => match[1]);
 }
 
 function parameter(description: ParameterDescription): Record<string, unknown> {
@@ -89,18 +98,20 @@ function errorCodesOf(route: RouteDescription, keyed: boolean): ErrorCode[] {
 
 /** A HEAD answer has the GET's status and headers and no body (RFC 9110 9.3.2), errors included. */
 function errorResponses(route: RouteDescription, keyed: boolean, head: boolean): Record<string, unknown> {
-  const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown; refusesRetries: boolean }>();
+  const byStatus = new Map<number, { codes: ErrorCode[]; example: unknown; refusesRetries: boolean; statesWaitMs: boolean }>();
   for (const code of errorCodesOf(route, keyed)) {
     const { status, body } = renderedError(code, route.errorFormat);
     const refusesRetries = mayRefuseRetries(code, route.errorFormat);
+    const statesWaitMs = mayStateWaitMs(code, route.errorFormat);
     const group = byStatus.get(status);
     if (group) {
       group.codes.push(code);
       group.refusesRetries ||= refusesRetries;
-    } else byStatus.set(status, { codes: [code], example: body, refusesRetries });
+      group.statesWaitMs ||= statesWaitMs;
+    } else byStatus.set(status, { codes: [code], example: body, refusesRetries, statesWaitMs });
   }
   const responses: Record<string, unknown> = {};
-  for (const [status, { codes, example, refusesRetries }] of [...byStatus].sort(([left], [right]) => left - right)) {
+  for (const [status, { codes, example, refusesRetries, statesWaitMs }] of [...byStatus].sort(([left], [right]) => left - right)) {
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {
@@ -111,6 +122,7 @@ function errorResponses(route: RouteDescription, keyed: boolean, head: boolean):
         ...(status !== 401 && route.limited && RATE_LIMIT_HEADERS),
         ...(codes.includes('TTS_ERR_RANGE_NOT_SATISFIABLE') && { 'Content-Range': { description: '`bytes */<size>`: the size of the file', required: true, schema: { type: 'string' } } }),
         ...(refusesRetries && { 'x-should-retry': ref('XShouldRetry') }),
+        ...(statesWaitMs && { 'retry-after-ms': ref('RetryAfterMs') }),
       },
       ...(!head && { content: { 'application/json': { schema: { $ref: `#/components/schemas/${SCHEMA_NAMES[route.errorFormat]}` }, example } } }),
     };
@@ -188,6 +200,7 @@ export function buildOpenApiDocument(routes: Readonly<Record<string, RouteDescri
       headers: {
         XRequestId: { description: "The request's id: the client's own `X-Request-Id` when it is sane, else a UUID", required: true, schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
+        RetryAfterMs: { description: 'On `/v1`, when a retry is worth making and its wait is known: the wait in milliseconds, which the OpenAI SDKs read before Retry-After', schema: { type: 'integer', minimum: 0 } },
         RateLimitPolicy: {
           description: 'When limits apply: each limit as `"<name>";q=<quota>;w=<window seconds>` (`qu="characters"` for the daily characters)',
           schema: { type: 'string' },

@@ -6,7 +6,8 @@ import addFormats from 'ajv-formats';
  * (a string "1.5" is not a number), `verbose` so messages can quote a field's bounds.
  */
 export function createRequestAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: true, verbose: true });
+  // Union types: `/v1`'s voice is a name or `{ "id": ... }`.
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: true, verbose: true, allowUnionTypes: true });
   addFormats(ajv, ['email']);
   return ajv;
 }

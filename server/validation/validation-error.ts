@@ -13,6 +13,8 @@ const joinField = (path: string, property: unknown): string =>
 const bound = (value: unknown, decimal: boolean): string =>
   typeof value === 'number' && decimal && Number.isInteger(value) ? value.toFixed(1) : String(value);
 
+const typeName = (type: string): string => (type === 'object' ? 'a JSON object' : `a ${type}`);
+
 function describe(error: ErrorObject): Described {
   const field = joinField(error.instancePath, '');
   const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
@@ -28,8 +30,9 @@ function describe(error: ErrorObject): Described {
       return { detail: { field: unknown, reason: 'unknown field' }, message: `Unknown field "${unknown}"` };
     }
     case 'type': {
-      const article = error.params.type === 'object' ? 'a JSON object' : `a ${error.params.type}`;
-      return { detail: { field: field || undefined, reason: 'type' }, message: `${name} must be ${article}` };
+      // One type, or a union (`["string", "object"]`): "a string or a JSON object".
+      const types = [error.params.type as string | string[]].flat().map(typeName);
+      return { detail: { field: field || undefined, reason: 'type' }, message: `${name} must be ${types.join(' or ')}` };
     }
     case 'minimum':
     case 'maximum':

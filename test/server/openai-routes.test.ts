@@ -157,7 +157,7 @@ describe('server /v1 (OpenAI-compatible)', () => {
       ['an unknown response_format', { ...SPEECH, response_format: 'ogg' }, 'response_format'],
       ['an unknown stream_format', { ...SPEECH, stream_format: 'chunks' }, 'stream_format'],
       ['an unknown field', { ...SPEECH, temperature: 1 }, 'temperature'],
-      ['a voice object without id', { ...SPEECH, voice: { name: 'alloy' } }, 'voice'],
+      ['a voice object without id', { ...SPEECH, voice: { name: 'alloy' } }, 'voice.id'],
       ['pitch outside 0.5..2.0', { ...SPEECH, pitch: 3 }, 'pitch'],
     ];
     for (const [label, body, param] of invalid) {

@@ -124,6 +124,26 @@ describe('server /v1 with the official SDK: its error answers', () => {
     }
   });
 
+  it('takes the custom voice object { id } and tells a wrong one what is wrong with it, not that a voice must be a string', async () => {
+    await start();
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const audio = await client.audio.speech.create({ ...SPEECH, voice: { id: 'voice_1234' } });
+    expect(audio.status).to.equal(200);
+    expect(testApp.synthesisCalls.map((call) => call.request.voice)).to.deep.equal(['voice_1234']);
+    const wrong: [string, unknown, string, string][] = [
+      ['a field besides id', { id: 'voice_1234', name: 'mine' }, 'voice.name', 'Unknown field "voice.name"'],
+      ['no id', {}, 'voice.id', 'voice.id is required'],
+      ['an empty id', { id: '' }, 'voice.id', 'voice.id must be between 1 and 200 characters long'],
+      ['a number', 7, 'voice', 'voice must be a string or a JSON object'],
+    ];
+    for (const [label, voice, param, message] of wrong) {
+      const error = await failure(client.post('/audio/speech', { body: { ...SPEECH, voice } }));
+      expect(error, label).to.be.instanceOf(OpenAI.BadRequestError);
+      expect(error, label).to.include({ type: 'invalid_request_error', param, code: null, message: `400 ${message}` });
+    }
+    expect(testApp.synthesisCalls).to.have.length(1);
+  });
+
   it("reads the models through the SDK's list page and retrieve, with the request id", async () => {
     await start();
     const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
@@ -133,6 +153,22 @@ describe('server /v1 with the official SDK: its error answers', () => {
     const { data, request_id } = await client.models.retrieve('tts-1').withResponse();
     expect(data).to.deep.equal({ id: 'tts-1', object: 'model', created: 1_795_000_000, owned_by: 'fake' });
     expect(request_id).to.match(UUID);
+  });
+
+  it('retrieves a model whose id has a slash, sent encoded (this SDK) or not (the Python SDK), and answers an unknown one model_not_found', async () => {
+    await start({ listModels: async () => ['tts-1', 'piper/en_US-amy-low'] });
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    const model = { id: 'piper/en_US-amy-low', object: 'model', created: 1_795_000_000, owned_by: 'fake' };
+    expect(await client.models.retrieve('piper/en_US-amy-low')).to.deep.equal(model);
+    // openai-python writes the id into the path as it is (f"/models/{model}").
+    expect(await client.get('/models/piper/en_US-amy-low')).to.deep.equal(model);
+    expect(await client.get('/models/tts-1/')).to.include({ id: 'tts-1' });
+    for (const unknown of ['piper/nobody', 'a/b/c']) {
+      const error = await failure(client.get(`/models/${unknown}`));
+      expect(error, unknown).to.be.instanceOf(OpenAI.NotFoundError);
+      expect(error, unknown).to.include({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+      expect(error.message, unknown).to.equal(`404 The gateway has no model '${unknown}'`);
+    }
   });
 
   it("parses the SSE events with the SDK's own parser: deltas, then done with integer usage", async () => {

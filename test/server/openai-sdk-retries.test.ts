@@ -56,6 +56,40 @@ describe('server /v1 with the official SDK: its automatic retries', () => {
     expect(error).to.include({ code: 'insufficient_quota', type: 'insufficient_quota' });
   });
 
+  const failureOf = (promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> =>
+    promise.then(
+      () => expect.fail('the call succeeded'),
+      (error: unknown) => error as InstanceType<typeof OpenAI.APIError>,
+    );
+
+  it("still retries a provider's passing rate limit twice, told its wait to the millisecond (retry-after-ms), not a whole second", async () => {
+    // As the OpenAI plugin reads a provider's `retry-after-ms: 250`.
+    await start({
+      stream: async () => {
+        throw new GatewayError('TTS_ERR_RATE_LIMITED', 'slow down', { retryAfterSeconds: 0.25 });
+      },
+    });
+    const error = await failureOf(new OpenAI({ apiKey, baseURL }).audio.speech.create(SPEECH));
+    expect(error).to.be.instanceOf(OpenAI.RateLimitError);
+    expect(testApp.synthesisCalls, 'requests that reached the synthesis').to.have.length(3);
+    expect(error.headers?.get('retry-after')).to.equal('1');
+    expect(error.headers?.get('retry-after-ms')).to.equal('250');
+    expect(error.headers?.get('x-should-retry')).to.equal(null);
+  });
+
+  it('asks once for a provider whose circuit stays open for minutes (503, Retry-After over 60 s)', async () => {
+    await start({
+      stream: async () => {
+        throw new GatewayError('TTS_ERR_UNAVAILABLE', 'its circuit is open', { details: [{ reason: 'circuit_open' }], retryAfterSeconds: 300 });
+      },
+    });
+    const error = await failureOf(new OpenAI({ apiKey, baseURL }).audio.speech.create(SPEECH));
+    expect(error).to.be.instanceOf(OpenAI.InternalServerError);
+    expect(testApp.synthesisCalls, 'requests that reached the synthesis').to.have.length(1);
+    expect(error.headers?.get('x-should-retry')).to.equal('false');
+    expect(error.headers?.get('retry-after-ms')).to.equal(null);
+  });
+
   for (const code of ['TTS_ERR_UPSTREAM_AUTH', 'TTS_ERR_UPSTREAM_QUOTA', 'TTS_ERR_INTERNAL'] as const) {
     it(`makes one synthesis, not three, for a final ${code}`, async () => {
       await start({

@@ -6,7 +6,7 @@ import { appliedPlan } from '../../support/applied-plan';
 import { buildTestApp, type TestApp } from '../support/test-app';
 
 /** The headers of the API's own contract: a client (or a generated one) reads them. */
-const API_HEADERS = ['x-request-id', 'x-tts-applied', 'x-tts-cache', 'x-tts-served-by', 'x-tts-instructions', 'retry-after', 'ratelimit-policy', 'ratelimit', 'x-should-retry', 'etag', 'last-modified', 'accept-ranges', 'content-range', 'content-disposition'];
+const API_HEADERS = ['x-request-id', 'x-tts-applied', 'x-tts-cache', 'x-tts-served-by', 'x-tts-instructions', 'retry-after', 'retry-after-ms', 'ratelimit-policy', 'ratelimit', 'x-should-retry', 'etag', 'last-modified', 'accept-ranges', 'content-range', 'content-disposition'];
 
 type DocumentedResponse = { headers?: Record<string, { required?: boolean }> };
 type Document = { paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>; components: { headers: Record<string, { required?: boolean }> } };

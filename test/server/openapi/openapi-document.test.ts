@@ -44,7 +44,7 @@ describe('server GET /openapi.json', () => {
 
   it('describes every route of the route tables, /api/v1 and /v1, with its method and an {param} path', () => {
     for (const [id, route] of Object.entries({ ...API_ROUTES, ...OPENAI_ROUTES }) as [string, RouteDescription][]) {
-      const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const path = route.path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
       expect(document.paths[path]?.[route.method]?.operationId, `${route.method} ${path}`).to.equal(id);
     }
     expect(document.paths['/api/v1/tools/voices/{model}'].get.parameters).to.deep.include({
@@ -144,7 +144,7 @@ describe('server GET /openapi.json', () => {
 
   it("documents the key check's 503 (an unknown key's lookup in an account database that does not answer in time) with Retry-After on every keyed route, and the routes answer it", async () => {
     for (const [id, route] of Object.entries({ ...API_ROUTES, ...OPENAI_ROUTES }) as [string, RouteDescription][]) {
-      const responses = document.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][route.method].responses;
+      const responses = document.paths[route.path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}')][route.method].responses;
       if (route.security !== 'key') continue;
       expect(responses, id).to.have.property('503');
       expect(responses['503'].description, id).to.include('`TTS_ERR_UNAVAILABLE`');
