@@ -36,6 +36,8 @@ const PROVIDER_ERRORS: readonly ErrorCode[] = [
   'TTS_ERR_RATE_LIMITED',
   'TTS_ERR_UPSTREAM',
   'TTS_ERR_UPSTREAM_AUTH',
+  // A provider refusing this account a voice or model (MiniMax 2042, 2038).
+  'TTS_ERR_FORBIDDEN',
   'TTS_ERR_UPSTREAM_QUOTA',
   'TTS_ERR_UPSTREAM_BAD_RESPONSE',
   'TTS_ERR_UNAVAILABLE',

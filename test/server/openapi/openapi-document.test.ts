@@ -97,7 +97,7 @@ describe('server GET /openapi.json', () => {
 
   it('documents error answers in the envelope, grouped by status, with the codes each route can give', () => {
     const responses = document.paths['/api/v1/common/tts-sync'].post.responses;
-    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '404', '413', '422', '429', '500', '502', '503', '504', '507']);
+    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '403', '404', '413', '422', '429', '500', '502', '503', '504', '507']);
     expect(responses['404'].content?.['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(responses['404'].content?.['application/json'].example?.error.code).to.equal('TTS_ERR_MODEL_NOT_FOUND');
     expect(Object.keys(document.paths['/api/v1/tools/models'].get.responses)).to.deep.equal(['200', '401', '500', '503']);
