@@ -2,6 +2,7 @@ import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
 import { FrameWalker, WAV_CUT_SHORT } from '../audio/frame-walker';
 import { WavWalker } from '../audio/wav-walker';
+import { FlacWalker } from '../audio/flac-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
@@ -129,7 +130,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       return;
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
-    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : undefined);
+    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : sniffed === 'flac' ? new FlacWalker() : undefined);
     // Raw pcm goes out in whole samples; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
     for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
@@ -167,8 +168,8 @@ function record(sources: PieceSources, piece: EncodedPiece): boolean {
 /**
  * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono), from
  * the frames walked for MP3 and ADTS, the pages' granule positions for Ogg Opus and the header's
- * byte rate for WAV, and kept as the stream's seconds (the usage report's audioSeconds), not only
- * checked against maxAudioDuration. FLAC's frames give no length in their headers: it counts none.
+ * byte rate for WAV, the frame headers' block sizes for FLAC (bounded by STREAMINFO's total), and
+ * kept as the stream's seconds (the usage report's audioSeconds), not only checked against maxAudioDuration.
  */
 function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream, walker: { readonly seconds: number } | undefined): void {
   count(sources.progress, audio, stream.sampleRate);
