@@ -12,6 +12,7 @@ import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 import { WholeSamples } from '../audio/whole-samples';
+import { audioDurationSeconds } from './audio-duration';
 
 /** What the stream of one request has produced so far. */
 export interface StreamProgress {
@@ -63,6 +64,10 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
       const only = await calls.take(0);
       if (passesAsItCame(only, sources.output, sources.sampleRate)) {
         count(sources.progress, only.audio, only.sampleRate);
+        // Counted as its file would be (its headers or frames), and held to maxAudioDuration so.
+        const seconds = audioDurationSeconds(only.audio, only.format, only.sampleRate);
+        if (seconds !== undefined) sources.progress.durationSeconds = seconds;
+        sources.checkDuration?.(seconds);
         yield only.audio;
         return;
       }
