@@ -6,6 +6,9 @@ const METADATA_HEADER = 4;
 const LAST_BLOCK = 0x80;
 const SYNC = 0xff;
 
+/** Why a FLAC answer is not whole. */
+export const FLAC_CUT_SHORT = 'the flac audio ends before the samples its STREAMINFO counts (cut short?)';
+
 const enum Stage {
   StreamInfo,
   BlockHeader,
@@ -43,9 +46,13 @@ export class FlacWalker {
     return (this.total > 0 ? Math.min(this.samples, this.total) : this.samples) / this.rate;
   }
 
-  /** A FLAC frame has no length to follow: no verdict on where its bytes stop. */
+  /**
+   * True when the frames so far hold fewer samples than STREAMINFO's total (a total of 0,
+   * "unknown", gives no verdict). A frame has no length to follow: a cut inside the last one
+   * cannot be seen.
+   */
   get cutShort(): boolean {
-    return false;
+    return this.total > 0 && this.samples < this.total;
   }
 
   push(chunk: Uint8Array): void {

@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { FrameWalker, WAV_CUT_SHORT } from '../audio/frame-walker';
+import { cutShortReason, FrameWalker } from '../audio/frame-walker';
 import { WavWalker } from '../audio/wav-walker';
 import { FlacWalker } from '../audio/flac-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
@@ -149,7 +149,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
-    if (walker?.cutShort) throw unusableAudio(sources.provider, sniffed === 'wav' ? WAV_CUT_SHORT : `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
+    if (walker?.cutShort) throw unusableAudio(sources.provider, cutShortReason(sniffed));
     if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.
