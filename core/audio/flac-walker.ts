@@ -18,11 +18,12 @@ const enum Stage {
 }
 
 /**
- * Follows a FLAC answer as its bytes arrive, to count its seconds (WavWalker's counterpart for
- * FLAC). A FLAC frame says neither its length nor, in its header, a rate worth trusting alone:
- * STREAMINFO gives the rate, and each frame header (found by its sync and CRC-8, and numbered
- * as the next one must be, so bytes inside a frame that look like a header are not counted)
- * adds its block size. STREAMINFO's total, when the encoder wrote one, bounds the count.
+ * Follows a FLAC answer as its bytes arrive, to count its seconds and tell whether it stopped
+ * before its STREAMINFO's total (WavWalker's counterpart for FLAC). A FLAC frame says no length,
+ * and its header most often leaves the rate to STREAMINFO: STREAMINFO gives the rate, and each
+ * frame header (found by its sync and CRC-8, and numbered as the next one must be, so bytes
+ * inside a frame that look like a header are not counted) adds its block size. STREAMINFO's
+ * total, when the encoder wrote one, bounds the count.
  */
 export class FlacWalker {
   /** STREAMINFO as it arrives, then the start of a metadata block or frame header cut by a chunk's end. */
