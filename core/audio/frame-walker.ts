@@ -2,6 +2,7 @@ import type { AudioFormat } from './audio-format';
 import { adtsFrameLength, adtsFrameSamples, adtsSampleRate } from './adts-header';
 import { bitratesOf, describesTheFile, MP3_RATES, mp3FrameLength } from './mp3-header';
 import { WavWalker } from './wav-walker';
+import { FLAC_CUT_SHORT, FlacWalker } from './flac-walker';
 import { oggOpusPageSeconds } from './ogg-opus-seconds';
 
 /** Why a WAV answer is not whole. */
@@ -156,20 +157,20 @@ export class FrameWalker {
   }
 }
 
+/** Why an answer in `format` whose walker found it cut short is not whole. */
+export function cutShortReason(format: AudioFormat): string {
+  if (format === 'wav') return WAV_CUT_SHORT;
+  if (format === 'flac') return FLAC_CUT_SHORT;
+  return `the ${format} audio ends in the middle of a frame (cut short?)`;
+}
+
 /** Why a whole answer is not whole, or undefined when nothing says it is cut short. */
 export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | undefined {
   if (format === 'pcm') return bytes.byteLength % 2 === 0 ? undefined : 'pcm with an odd number of bytes (cut short?)';
-  if (format === 'wav') return wavTruncation(bytes);
-  const walker = FrameWalker.for(format);
+  const walker = FrameWalker.for(format) ?? (format === 'wav' ? new WavWalker() : format === 'flac' ? new FlacWalker() : undefined);
   if (!walker) return undefined;
   walker.push(bytes);
-  return walker.cutShort ? `the ${format} audio ends in the middle of a frame (cut short?)` : undefined;
-}
-
-function wavTruncation(bytes: Uint8Array): string | undefined {
-  const walker = new WavWalker();
-  walker.push(bytes);
-  return walker.cutShort ? WAV_CUT_SHORT : undefined;
+  return walker.cutShort ? cutShortReason(format) : undefined;
 }
 
 /**

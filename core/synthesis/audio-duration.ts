@@ -3,6 +3,7 @@ import { adtsFrameLength, adtsFrameSamples, adtsSampleRate } from '../audio/adts
 import { readWavInfo } from '../audio/decode/wav-decoder';
 import { describesTheFile, readMp3Header } from '../audio/mp3-header';
 import { opusHeadPreSkip } from '../audio/ogg-opus-seconds';
+import { FlacWalker } from '../audio/flac-walker';
 
 /**
  * Seconds of audio in an encoded file, read from its headers (no decoding), for usage figures.
@@ -58,12 +59,19 @@ function mp3Duration(bytes: Uint8Array): number | undefined {
   return rate > 0 ? samples / rate : undefined;
 }
 
-/** STREAMINFO: 20-bit sample rate, then a 36-bit total of samples. */
+/**
+ * STREAMINFO: 20-bit sample rate, then a 36-bit total of samples. A total of 0 ("unknown", as a
+ * streaming encoder writes it) is counted from the frame headers.
+ */
 function flacDuration(bytes: Uint8Array): number | undefined {
   if (bytes.length < 26 || !spells(bytes, 0, 'fLaC')) return undefined;
   const rate = (bytes[18] << 12) | (bytes[19] << 4) | (bytes[20] >> 4);
   const total = (bytes[21] & 0x0f) * 2 ** 32 + new DataView(bytes.buffer, bytes.byteOffset + 22, 4).getUint32(0);
-  return rate > 0 && total > 0 ? total / rate : undefined;
+  if (rate === 0) return undefined;
+  if (total > 0) return total / rate;
+  const frames = new FlacWalker();
+  frames.push(bytes);
+  return frames.seconds > 0 ? frames.seconds : undefined;
 }
 
 /** The last Ogg page's granule position, less the pre-skip, at Opus's fixed 48 kHz. */

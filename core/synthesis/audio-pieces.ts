@@ -1,7 +1,8 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { FrameWalker, WAV_CUT_SHORT } from '../audio/frame-walker';
+import { cutShortReason, FrameWalker } from '../audio/frame-walker';
 import { WavWalker } from '../audio/wav-walker';
+import { FlacWalker } from '../audio/flac-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
@@ -11,6 +12,7 @@ import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 import { WholeSamples } from '../audio/whole-samples';
+import { audioDurationSeconds } from './audio-duration';
 
 /** What the stream of one request has produced so far. */
 export interface StreamProgress {
@@ -62,6 +64,10 @@ export async function* audioPieces(sources: PieceSources): AsyncGenerator<Uint8A
       const only = await calls.take(0);
       if (passesAsItCame(only, sources.output, sources.sampleRate)) {
         count(sources.progress, only.audio, only.sampleRate);
+        // Counted as its file would be (its headers or frames), and held to maxAudioDuration so.
+        const seconds = audioDurationSeconds(only.audio, only.format, only.sampleRate);
+        if (seconds !== undefined) sources.progress.durationSeconds = seconds;
+        sources.checkDuration?.(seconds);
         yield only.audio;
         return;
       }
@@ -129,7 +135,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       return;
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
-    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : undefined);
+    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : sniffed === 'flac' ? new FlacWalker() : undefined);
     // Raw pcm goes out in whole samples; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
     for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
@@ -143,7 +149,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
-    if (walker?.cutShort) throw unusableAudio(sources.provider, sniffed === 'wav' ? WAV_CUT_SHORT : `the ${sniffed} audio ends in the middle of a frame (cut short?)`);
+    if (walker?.cutShort) throw unusableAudio(sources.provider, cutShortReason(sniffed));
     if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.
@@ -167,8 +173,8 @@ function record(sources: PieceSources, piece: EncodedPiece): boolean {
 /**
  * The provider's own bytes: their length is known as they pass for raw pcm (16-bit mono), from
  * the frames walked for MP3 and ADTS, the pages' granule positions for Ogg Opus and the header's
- * byte rate for WAV, and kept as the stream's seconds (the usage report's audioSeconds), not only
- * checked against maxAudioDuration. FLAC's frames give no length in their headers: it counts none.
+ * byte rate for WAV, the frame headers' block sizes for FLAC (bounded by STREAMINFO's total), and
+ * kept as the stream's seconds (the usage report's audioSeconds), not only checked against maxAudioDuration.
  */
 function countPassedThrough(sources: PieceSources, audio: Uint8Array, stream: ProviderAudioStream, walker: { readonly seconds: number } | undefined): void {
   count(sources.progress, audio, stream.sampleRate);

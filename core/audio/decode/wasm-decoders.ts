@@ -5,6 +5,7 @@ import { concatSamples } from '../concat';
 import { FrameWalker } from '../frame-walker';
 import { downmixPlanar } from '../pcm';
 import { undecodable } from './decode-error';
+import { quietDecoderConsole } from './quiet-decoder-console';
 import type { StreamDecoder } from './stream-decoder';
 
 /** The part of the wasm-audio-decoders results we use (same shape for every codec). */
@@ -16,9 +17,15 @@ interface DecodedAudio {
 }
 
 // Each package is loaded at its first decode, not at import: together they took 30 ms of a start
-// that may never decode (a gateway passing audio through).
-const mpg123 = (): typeof import('mpg123-decoder') => require('mpg123-decoder') as typeof import('mpg123-decoder');
-const oggOpus = (): typeof import('ogg-opus-decoder') => require('ogg-opus-decoder') as typeof import('ogg-opus-decoder');
+// that may never decode (a gateway passing audio through). Their own stderr lines go with it.
+const mpg123 = (): typeof import('mpg123-decoder') => {
+  quietDecoderConsole();
+  return require('mpg123-decoder') as typeof import('mpg123-decoder');
+};
+const oggOpus = (): typeof import('ogg-opus-decoder') => {
+  quietDecoderConsole();
+  return require('ogg-opus-decoder') as typeof import('ogg-opus-decoder');
+};
 
 /** Input bytes per decode call: bounds how far the decoder's WebAssembly memory grows. */
 const SLICE_BYTES = 32 * 1024;

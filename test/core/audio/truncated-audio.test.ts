@@ -4,6 +4,7 @@ import { FrameWalker, truncationOf } from '../../../core/audio/frame-walker';
 import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { speechMp3Bytes, speechPcm } from './speech-fixture';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
+import { recordedAudio } from '../../support/recorded-audio';
 
 
 /** Whole answers as the gateway's own encoders (and LAME via ffmpeg, for the fixture) make them. */
@@ -50,6 +51,27 @@ describe('core/audio answers cut short (FrameWalker, truncationOf)', () => {
         expect(cut.cutShort, `${format} cut, in ${pieceSize}-byte pieces`).to.equal(true);
       }
     }
+  });
+
+  it('does not refuse an Ogg Opus answer that ends on a page boundary without its end-of-stream page (README "Provider audio is checked")', async () => {
+    /** Where each page starts, and its header_type (0x04: the stream's last page). */
+    const pagesOf = (ogg: Uint8Array): { start: number; type: number }[] => {
+      const pages: { start: number; type: number }[] = [];
+      for (let start = 0; start + 27 <= ogg.length; ) {
+        pages.push({ start, type: ogg[start + 5] });
+        let body = 0;
+        for (let index = 0; index < ogg[start + 26]; index += 1) body += ogg[start + 27 + index];
+        start += 27 + ogg[start + 26] + body;
+      }
+      return pages;
+    };
+    const { opus } = await wholeAnswers();
+    const recorded = ['azure', 'deepgram', 'polly'].map((plugin) => recordedAudio(plugin, 'synthesize-opus'));
+    // The gateway's encoder and the recorded providers end with the flagged page...
+    for (const answer of [opus, ...recorded]) expect(pagesOf(answer).at(-1)?.type).to.equal(0x04);
+    // ...but a server that loses it (Kokoro-FastAPI did) sends whole pages, which a cut there cannot be told from.
+    const withoutLastPage = opus.subarray(0, pagesOf(opus).at(-1)!.start);
+    expect(truncationOf(withoutLastPage, 'opus')).to.equal(undefined);
   });
 
   it('gives no verdict on bytes that are not frames (a trailing tag, another format)', () => {

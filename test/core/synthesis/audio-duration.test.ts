@@ -22,6 +22,16 @@ describe('core/synthesis audioDurationSeconds: length from the headers', () => {
     }
   });
 
+  // A whole FLAC answer whose STREAMINFO says "length unknown" (0: as a streaming encoder writes
+  // it) read as undefined: a file of it counted 0 s and was not held to maxAudioDuration.
+  it('reads a FLAC whose STREAMINFO says "length unknown" by its frames', async () => {
+    const pcm = createPcm(new Float32Array(48_000 * 1.5).map((_, index) => 0.2 * Math.sin(index / 7)), 48_000);
+    const streamed = Uint8Array.from((await encodeAudio(pcm, 'flac')).audio);
+    streamed[21] &= 0xf0;
+    streamed.fill(0, 22, 26);
+    expect(audioDurationSeconds(streamed, 'flac')).to.equal(1.5);
+  });
+
   it('answers undefined for bytes that are not the format named', () => {
     expect(audioDurationSeconds(new Uint8Array([1, 2, 3]), 'flac')).to.equal(undefined);
     expect(audioDurationSeconds(new Uint8Array([1, 2, 3]), 'wav')).to.equal(undefined);
