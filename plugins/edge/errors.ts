@@ -4,10 +4,16 @@ export const PROVIDER = 'Edge read-aloud';
 
 const UPDATE_HINT = 'its client (token scheme or clientVersion option) may need an update';
 
-/** The service's answer to a handshake or call it would not serve. */
+/**
+ * The service's answer to a handshake or call it would not serve. A 401/403 (after the clock
+ * skew was corrected) says the client is out of date: asking again changes nothing until it is
+ * updated, so neither the gateway nor a client's SDK retries it (a route still falls back).
+ */
 export function serviceRefused(what: string, upstreamStatus?: number): GatewayError {
+  const outdatedClient = upstreamStatus === 401 || upstreamStatus === 403;
   return gatewayError('TTS_ERR_UNAVAILABLE', { provider: PROVIDER, reason: `the service refused the connection (${what}); ${UPDATE_HINT}` }, {
     details: [{ reason: 'service_refused', provider: PROVIDER, ...(upstreamStatus ? { upstreamStatus } : {}) }],
+    ...(outdatedClient ? { retryable: false } : {}),
   });
 }
 

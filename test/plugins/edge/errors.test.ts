@@ -20,6 +20,8 @@ describe('edge plugin: refusals and failures', () => {
     expect(error.message).to.include('may need an update');
     expect(error.details[0]).to.include({ reason: 'service_refused', upstreamStatus: 403 });
     expect(standIn.refusals).to.equal(1); // same clock: no pointless retry
+    // An out-of-date client stays refused: neither the gateway's retries nor a client's SDK ask again.
+    expect(error.retryable).to.equal(false);
   });
 
   it('answers 503 when the service closes the socket before the turn ends', async () => {
@@ -27,6 +29,7 @@ describe('edge plugin: refusals and failures', () => {
     const provider = await createProvider(standIn);
     const error = await expectGatewayError(provider.synthesize(synthesisRequest()), 'TTS_ERR_UNAVAILABLE');
     expect(error.message).to.include('closed the socket');
+    expect(error.retryable).to.equal(true);
   });
 
   it('answers 503 when the turn ends without audio', async () => {
