@@ -83,7 +83,8 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     auth: {
       registration: options.registration ?? 'open',
       loginKeyTtlMs: options.loginKeyTtlMs ?? 30 * 86_400_000,
-      throttle: options.throttle ?? { failures: 5, addressFailures: 20, windowMs: 15 * 60_000 },
+      // Registrations per address far above the default: these apps register many accounts from one address.
+      throttle: options.throttle ?? { failures: 5, addressFailures: 20, addressRegistrations: 1_000, windowMs: 15 * 60_000 },
     },
     resilience: { retries: 2, backoffMs: 200, maxBackoffMs: 5000, breaker: { failures: 5, halfOpenAfterMs: 30_000 }, relisting: { initialDelayMs: 5000, maxDelayMs: 300_000 } },
     limits: options.limits ?? { perKey: {} },
