@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
+import { clientLeftAfterAnswerBegan } from '../client-left-after-answer-began';
 import { principalOf, streamErrorOf } from '../request-context';
-import { unfinishedAnswer } from '../unfinished-answer';
 
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
@@ -45,7 +45,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
       if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
-      if (!response.writableFinished && (!response.headersSent || !unfinishedAnswer(response).clientLeft)) refund();
+      if (!response.writableFinished && !clientLeftAfterAnswerBegan(response)) refund();
     });
     next();
   };
