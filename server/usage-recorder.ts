@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ERROR_CATALOGUE, isGatewayError, type AccountService, type ErrorCode, type UsageInput } from '../core';
 import { clientLeftAfterAnswerBegan } from './client-left-after-answer-began';
-import { principalOf, streamErrorOf } from './request-context';
+import { admittedAtOf, principalOf, streamErrorOf } from './request-context';
 
 /**
  * Failures the usage counts as errors: the gateway's or the provider's (5xx, an upstream rate
@@ -29,7 +29,8 @@ function modelOfFailure(model: string, error: unknown): string {
 
 /**
  * Records what a synthesis route served or failed, for the caller of `response`; losing a usage
- * row never fails a request.
+ * row never fails a request. Rows are dated when the limits admitted the request, so that a
+ * stream that crosses midnight (UTC) counts on the day its characters were charged to.
  * Both only queue the row: the batch is written up to a second later, and a route that
  * waited for it would keep its whole request (streams, signals, closures) alive that long, so
  * that under load a quarter of what requests allocate outlived the young generation.
@@ -38,7 +39,7 @@ export function usageRecorder(accounts: AccountService) {
   // Nothing to catch: a batch's failed write goes to the account service's onActivityError, and its rows are kept for the next try.
   const served = (response: Response, usage: UsageInput): void => {
     const { account, keyId } = principalOf(response);
-    void accounts.recordUsage(account.id, keyId, usage);
+    void accounts.recordUsage(account.id, keyId, usage, admittedAtOf(response));
   };
   return {
     served,
@@ -47,7 +48,7 @@ export function usageRecorder(accounts: AccountService) {
      * Every failure is a request (it passed the limits); only the gateway's or provider's is an error.
      */
     failed(response: Response, model: string, error: unknown): void {
-      void accounts.recordFailedUsage(principalOf(response).account.id, modelOfFailure(model, error), countsAsUsageError(error));
+      void accounts.recordFailedUsage(principalOf(response).account.id, modelOfFailure(model, error), countsAsUsageError(error), admittedAtOf(response));
     },
     /**
      * A stream that did not complete. A client that left once the audio flowed keeps its
@@ -58,7 +59,7 @@ export function usageRecorder(accounts: AccountService) {
     unfinished(response: Response, usage: UsageInput): void {
       if (clientLeftAfterAnswerBegan(response)) return served(response, usage);
       const code: ErrorCode | undefined = streamErrorOf(response);
-      void accounts.recordFailedUsage(principalOf(response).account.id, usage.model, code !== undefined && codeCountsAsUsageError(code));
+      void accounts.recordFailedUsage(principalOf(response).account.id, usage.model, code !== undefined && codeCountsAsUsageError(code), admittedAtOf(response));
     },
   };
 }

@@ -61,7 +61,7 @@ describe('server usage: the row of a stream its client leaves agrees with the da
 
   async function start(audioFirst: boolean): Promise<void> {
     clock = Date.UTC(2026, 0, 10, 12);
-    testApp = await buildTestApp({ limits: { charactersPerDay: CHARACTERS_PER_DAY, perKey: {} }, now: () => clock, stream: provider(audioFirst) });
+    testApp = await buildTestApp({ limits: { charactersPerDay: CHARACTERS_PER_DAY, perKey: {} }, now: () => clock, stream: provider(audioFirst), storedDayCharacters: true });
     ({ apiKey, accountId } = await testApp.register());
     server = testApp.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -122,4 +122,23 @@ describe('server usage: the row of a stream its client leaves agrees with the da
       expect(await twentyFiveMoreFit()).to.equal(true);
     });
   }
+
+  it('counts a stream that crosses midnight (UTC) on the day its characters were charged, in the quota and the usage alike', async () => {
+    await start(true);
+    clock = Date.UTC(2026, 0, 10, 23, 59, 59);
+    const { firstBytes } = streamOf(ROUTES[0]);
+    await firstBytes;
+    clock = Date.UTC(2026, 0, 11, 0, 0, 1);
+    release();
+    const report = await (async () => {
+      await eventually(async () => {
+        expect((await testApp.accounts.usageReport(accountId)).totals.requests).to.equal(1);
+      });
+      return testApp.accounts.usageReport(accountId, { from: '2026-01-10', to: '2026-01-11' });
+    })();
+    expect(report.byDay.map((day) => [day.date, day.characters])).to.deep.equal([['2026-01-10', 25]]);
+    // The new day's quota is whole: the stream was charged to the day before. Its counter opens
+    // with the day's stored characters, which must not hold the stream's a second time.
+    expect(await twentyFiveMoreFit()).to.equal(true);
+  });
 });

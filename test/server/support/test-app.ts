@@ -27,6 +27,8 @@ export interface TestAppOptions {
   readonly throttle?: AuthThrottleConfig;
   /** The accounts' clock (key expiry); the real one by default. */
   readonly now?: () => number;
+  /** Daily counters open with the characters the database holds for the day, as the gateway's do (composition-root). */
+  readonly storedDayCharacters?: boolean;
   /** Behind a reverse proxy: X-Forwarded-For names the client. */
   readonly trustProxy?: boolean;
   readonly corsOrigins?: '*' | readonly string[];
@@ -112,7 +114,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now,
   });
   const counters = new MemoryWindowCounters();
-  const limiter = new SynthesisLimiter({ limits: config.limits, counters, accountLimits: (accountId) => store.getAccountLimits(accountId) });
+  const limiter = new SynthesisLimiter({
+    limits: config.limits,
+    counters,
+    accountLimits: (accountId) => store.getAccountLimits(accountId),
+    now: options.now,
+    storedCharacters: options.storedDayCharacters ? (accountId, fromMs, toMs) => store.charactersByKey(accountId, fromMs, toMs) : undefined,
+  });
   const loginThrottle = new LoginThrottle({ ...config.auth.throttle, counters });
   const audioStore = new FileSystemAudioStore(config.storage.path, config.storage.retentionMs);
   const logs: Record<string, unknown>[] = [];
