@@ -51,7 +51,7 @@ export function usageRecorder(accounts: AccountService) {
       void accounts.recordFailedUsage(principalOf(response).account.id, modelOfFailure(model, error), countsAsUsageError(error), admittedAtOf(response));
     },
     /**
-     * A stream that did not complete. A client that left once the audio flowed keeps its
+     * An answer that did not complete (a stream cut, or a client gone before its tts-sync answer). A client that left once the audio flowed keeps its
      * characters charged (the limits keep them), so its row records them and what was made so
      * far; otherwise it counts as `failed` would count it (a client that left before any audio is
      * a request, not an error).

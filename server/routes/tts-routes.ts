@@ -59,8 +59,12 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
         disconnect.dispose();
       }
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
+      const made = { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' };
+      // A synthesis that could not be called off finished after its client left: nobody gets the
+      // link, and the limits gave its characters back on the 'close', so it is billed none either.
+      if (response.destroyed) return usage.unfinished(response, made);
       // Written later in a batch, off the request path: the answer does not wait for it.
-      usage.served(response, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' });
+      usage.served(response, made);
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {
         request_id: requestId,

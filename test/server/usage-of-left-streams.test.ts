@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { UsageTotals } from '../../core';
-import type { StreamFunction } from '../../server/app-dependencies';
+import type { StreamFunction, SynthesizeFunction } from '../../server/app-dependencies';
+import { appliedPlan } from '../support/applied-plan';
 import { eventually } from '../support/eventually';
 import { fakeStream } from './support/failing-stream';
 import { buildTestApp, type TestApp } from './support/test-app';
@@ -30,7 +31,7 @@ const ROUTES: readonly StreamingRoute[] = [
  * stream whose audio had begun (leaving must not get around it), so its usage row records them
  * too, as a request that is no error; one that leaves before any audio gets them back, and its row has none.
  */
-describe('server usage: the row of a stream its client leaves agrees with the daily quota', function () {
+describe('server usage: the row of a request its client leaves agrees with the daily quota', function () {
   this.timeout(20_000);
   let testApp: TestApp;
   let server: Server;
@@ -59,9 +60,22 @@ describe('server usage: the row of a stream its client leaves agrees with the da
     };
   };
 
-  async function start(audioFirst: boolean): Promise<void> {
+  /** A synthesis that cannot be called off (a local engine): it finishes once released, whoever is still waiting. */
+  const uncancellableSynthesis = (): SynthesizeFunction => {
+    const released = new Promise<void>((resolve) => (release = resolve));
+    return async (synthesisRequest) => {
+      await released;
+      const saved = await testApp.audioStore.save(Buffer.from('audio'), synthesisRequest.format);
+      return { ...saved, format: synthesisRequest.format, applied: appliedPlan(), provider: 'fake', servedBy: 'm/v', instructionsIgnored: false };
+    };
+  };
+
+  async function start(audioFirst: boolean, synthesize?: SynthesizeFunction): Promise<void> {
     clock = Date.UTC(2026, 0, 10, 12);
-    testApp = await buildTestApp({ limits: { charactersPerDay: CHARACTERS_PER_DAY, perKey: {} }, now: () => clock, stream: provider(audioFirst), storedDayCharacters: true });
+    const limits = { charactersPerDay: CHARACTERS_PER_DAY, perKey: {} };
+    // One provider waits per test: each sets `release`.
+    const stream = synthesize ? undefined : provider(audioFirst);
+    testApp = await buildTestApp({ limits, now: () => clock, stream, synthesize, storedDayCharacters: true });
     ({ apiKey, accountId } = await testApp.register());
     server = testApp.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -139,6 +153,19 @@ describe('server usage: the row of a stream its client leaves agrees with the da
     expect(report.byDay.map((day) => [day.date, day.characters])).to.deep.equal([['2026-01-10', 25]]);
     // The new day's quota is whole: the stream was charged to the day before. Its counter opens
     // with the day's stored characters, which must not hold the stream's a second time.
+    expect(await twentyFiveMoreFit()).to.equal(true);
+  });
+
+  it('/api/v1/common/tts-sync: a client that leaves before its answer is billed nothing, as its characters were given back', async () => {
+    await start(true, uncancellableSynthesis());
+    const { client } = streamOf({ name: 'tts-sync', path: '/api/v1/common/tts-sync', body: { model: 'espeak-ng', voice: 'en-us', text: TEXT } });
+    await eventually(() => void expect(testApp.synthesisCalls).to.have.length(1));
+    client.destroy();
+    // The limits heard the 'close' (and refunded) before the synthesis finishes.
+    await eventually(() => void expect(testApp.logs.some((entry) => entry.message === 'request' && entry.route === '/api/v1/common/tts-sync')).to.equal(true));
+    release();
+    const totals = await usageOnceRecorded();
+    expect(totals).to.deep.include({ requests: 1, characters: 0, errors: 0 });
     expect(await twentyFiveMoreFit()).to.equal(true);
   });
 });
