@@ -214,6 +214,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
       throttle: {
         failures: file.auth.throttle.failures,
         addressFailures: file.auth.throttle.addressFailures,
+        addressRegistrations: file.auth.throttle.addressRegistrations,
         windowMs: problems.positiveMilliseconds(file.auth.throttle.window, 'auth.throttle.window'),
       },
     },

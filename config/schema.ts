@@ -200,6 +200,8 @@ export const CONFIG_FILE_SCHEMA = {
       throttle: section({
         failures: countWithDefault(1, 10_000, 5),
         addressFailures: countWithDefault(1, 100_000, 20),
+        // Accounts one client address may register in a window (successful ones: failures are counted above).
+        addressRegistrations: countWithDefault(1, 100_000, 10),
         window: duration('15m'),
       }),
     }),

@@ -135,12 +135,14 @@ export interface AuthConfig {
   readonly throttle: AuthThrottleConfig;
 }
 
-/** Failed logins and registrations tolerated in a window before 429. */
+/** Failed logins and registrations, and registrations at all per client address, tolerated in a window before 429. */
 export interface AuthThrottleConfig {
   /** Failures per email address. */
   readonly failures: number;
   /** Failures per client address (all emails together). */
   readonly addressFailures: number;
+  /** Accounts registered per client address (IPv6: per /64), successful or not yet known. */
+  readonly addressRegistrations: number;
   readonly windowMs: number;
 }
 

@@ -47,3 +47,13 @@ export function setResultLookup(response: Response, lookup: ResultLookup): void 
 export function resultLookupOf(response: Response): ResultLookup | undefined {
   return response.locals.resultLookup as ResultLookup | undefined;
 }
+
+/** When the limits counted the request (Unix ms): its usage rows are dated by it, so that they fall on the UTC day its characters were charged to. */
+export function setAdmittedAt(response: Response, admittedAt: number): void {
+  response.locals.admittedAt = admittedAt;
+}
+
+/** undefined: no limits ran for this request (its rows are dated when written). */
+export function admittedAtOf(response: Response): number | undefined {
+  return response.locals.admittedAt as number | undefined;
+}

@@ -1,4 +1,7 @@
+import type { Response } from 'express';
 import { ERROR_CATALOGUE, isGatewayError, type AccountService, type ErrorCode, type UsageInput } from '../core';
+import { clientLeftAfterAnswerBegan } from './client-left-after-answer-began';
+import { admittedAtOf, principalOf, streamErrorOf } from './request-context';
 
 /**
  * Failures the usage counts as errors: the gateway's or the provider's (5xx, an upstream rate
@@ -25,27 +28,38 @@ function modelOfFailure(model: string, error: unknown): string {
 }
 
 /**
- * Records what a synthesis route served or failed; losing a usage row never fails a request.
+ * Records what a synthesis route served or failed, for the caller of `response`; losing a usage
+ * row never fails a request. Rows are dated when the limits admitted the request, so that a
+ * stream that crosses midnight (UTC) counts on the day its characters were charged to.
  * Both only queue the row: the batch is written up to a second later, and a route that
  * waited for it would keep its whole request (streams, signals, closures) alive that long, so
  * that under load a quarter of what requests allocate outlived the young generation.
  */
 export function usageRecorder(accounts: AccountService) {
   // Nothing to catch: a batch's failed write goes to the account service's onActivityError, and its rows are kept for the next try.
+  const served = (response: Response, usage: UsageInput): void => {
+    const { account, keyId } = principalOf(response);
+    void accounts.recordUsage(account.id, keyId, usage, admittedAtOf(response));
+  };
   return {
-    served(accountId: string, keyId: string, usage: UsageInput): void {
-      void accounts.recordUsage(accountId, keyId, usage);
-    },
+    served,
     /**
      * Queues the failure as `served` queues its row: the error answer does not wait for a write.
      * Every failure is a request (it passed the limits); only the gateway's or provider's is an error.
      */
-    failed(accountId: string, model: string, error: unknown): void {
-      void accounts.recordFailedUsage(accountId, modelOfFailure(model, error), countsAsUsageError(error));
+    failed(response: Response, model: string, error: unknown): void {
+      void accounts.recordFailedUsage(principalOf(response).account.id, modelOfFailure(model, error), countsAsUsageError(error), admittedAtOf(response));
     },
-    /** A stream that did not complete: a failure after it began counts as `failed` would count it (a client that left is a request, not an error). */
-    unfinished(accountId: string, model: string, code: ErrorCode | undefined): void {
-      void accounts.recordFailedUsage(accountId, model, code !== undefined && codeCountsAsUsageError(code));
+    /**
+     * An answer that did not complete (a stream cut, or a client gone before its tts-sync answer). A client that left once the audio flowed keeps its
+     * characters charged (the limits keep them), so its row records them and what was made so
+     * far; otherwise it counts as `failed` would count it (a client that left before any audio is
+     * a request, not an error).
+     */
+    unfinished(response: Response, usage: UsageInput): void {
+      if (clientLeftAfterAnswerBegan(response)) return served(response, usage);
+      const code: ErrorCode | undefined = streamErrorOf(response);
+      void accounts.recordFailedUsage(principalOf(response).account.id, usage.model, code !== undefined && codeCountsAsUsageError(code), admittedAtOf(response));
     },
   };
 }

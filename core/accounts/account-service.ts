@@ -222,10 +222,11 @@ export class AccountService {
   /**
    * Queues a usage row for the next batch; resolves once that batch was written (or failed and
    * was reported to `onActivityError`); never rejects. Callers on the request path need not wait for it.
+   * `at` dates the row (default: now): a request's rows go to the UTC day its characters were charged to.
    */
-  recordUsage(accountId: string, keyId: string, usage: UsageInput): Promise<void> {
+  recordUsage(accountId: string, keyId: string, usage: UsageInput, at?: number): Promise<void> {
     // Object.assign rather than a spread between fields: see extended() (measured on the request path).
-    return this.activity.record(Object.assign({ accountId, keyId }, usage, { createdAt: this.now() }));
+    return this.activity.record(Object.assign({ accountId, keyId }, usage, { createdAt: at ?? this.now() }));
   }
 
   /** Writes the batched activity now; call before closing the store. */
@@ -238,8 +239,8 @@ export class AccountService {
    * batch, as `recordUsage` does: during a provider outage every failing request would otherwise
    * wait for a write of its own before its error answer.
    */
-  recordFailedUsage(accountId: string, model: string, error = true): Promise<void> {
-    return this.activity.recordFailure({ accountId, model, createdAt: this.now(), error });
+  recordFailedUsage(accountId: string, model: string, error = true, at?: number): Promise<void> {
+    return this.activity.recordFailure({ accountId, model, createdAt: at ?? this.now(), error });
   }
 
   /** The account's usage over a range of UTC days (default: the last 30), batched rows included. */

@@ -140,9 +140,10 @@ export interface AccountStore {
   recordActivity(activity: AccountActivity): Promise<void>;
   /**
    * A value that changes whenever another process (the CLI, a replica) commits to the store,
-   * so that in-memory copies know when to reread; absent when the store cannot tell.
+   * so that in-memory copies know when to reread; absent when the store cannot tell. A read of
+   * the database like any other: it can meet a lock or a damaged file, and fails as they do.
    */
-  changeMarker?(): number;
+  changeMarker?(): Promise<number>;
   /** Usage of an account, oldest first. */
   listUsage(accountId: string): Promise<readonly UsageRecord[]>;
   /** Daily usage of an account from `fromDay` to `toDay` (`YYYY-MM-DD`, inclusive), by day then model. */

@@ -26,16 +26,19 @@ export interface ApiKeyAuthenticatorOptions {
  */
 export class ApiKeyAuthenticator {
   private readonly keyCache: ApiKeyCache | undefined;
-  /** The store's change marker when the key cache was last known to match it. */
+  /** The store tells about other processes' changes (SQLite's change marker). */
+  private readonly tracksChanges: boolean;
+  /** The store's change marker when the key cache was last known to match it (undefined: not read yet, the cache is empty). */
   private storeMarker: number | undefined;
-  private markerCheckedThisPass = false;
+  /** This pass's comparison with the store's marker, which every request of the pass waits for. */
+  private markerCheck: Promise<void> | undefined;
 
   constructor(
     private readonly store: AccountStore,
     private readonly options: ApiKeyAuthenticatorOptions,
   ) {
-    this.storeMarker = store.changeMarker?.();
-    const ttlMs = options.keyCacheTtlMs ?? (this.storeMarker !== undefined ? LOCAL_KEY_CACHE_TTL_MS : undefined);
+    this.tracksChanges = store.changeMarker !== undefined;
+    const ttlMs = options.keyCacheTtlMs ?? (this.tracksChanges ? LOCAL_KEY_CACHE_TTL_MS : undefined);
     const cache = ttlMs !== undefined ? new ApiKeyCache({ ttlMs }) : undefined;
     this.keyCache = cache;
     if (cache) options.revocations?.listen({ onRevoked: (keyId) => cache.forgetKey(keyId), onMissed: () => cache.clear() });
@@ -46,7 +49,8 @@ export class ApiKeyAuthenticator {
     if (apiKey === undefined || apiKey === '') throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY, { details: [{ reason: 'missing' }] });
     if (!looksLikeApiKey(apiKey)) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const keyHash = hashApiKey(apiKey);
-    this.dropCacheIfStoreChanged();
+    // A database that cannot tell (locked past the busy timeout, damaged) fails the request as any read of it would: 503.
+    if (this.tracksChanges) await this.dropCacheIfStoreChanged();
     const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
     const now = this.options.now();
     // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
@@ -80,11 +84,16 @@ export class ApiKeyAuthenticator {
    * Asked once per pass of the event loop: requests read in one pass arrived together, and
    * under load one pass serves dozens of them (the question is a SQLite statement and two locks).
    */
-  private dropCacheIfStoreChanged(): void {
-    if (this.storeMarker === undefined || this.markerCheckedThisPass) return;
-    this.markerCheckedThisPass = true;
-    setImmediate(() => (this.markerCheckedThisPass = false));
-    const marker = this.store.changeMarker?.();
+  private dropCacheIfStoreChanged(): Promise<void> {
+    if (this.markerCheck === undefined) {
+      this.markerCheck = this.compareMarker();
+      setImmediate(() => (this.markerCheck = undefined));
+    }
+    return this.markerCheck;
+  }
+
+  private async compareMarker(): Promise<void> {
+    const marker = await this.store.changeMarker?.();
     if (marker === this.storeMarker) return;
     this.storeMarker = marker;
     this.keyCache?.clear();

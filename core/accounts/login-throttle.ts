@@ -10,6 +10,12 @@ export interface LoginThrottleOptions {
   readonly failures: number;
   /** Failures tolerated per client address (an IPv6 one by its /64) in a window, whatever the email. */
   readonly addressFailures: number;
+  /**
+   * Accounts one client address (an IPv6 one by its /64) may register in a window, however
+   * their passwords went: open registration would otherwise hand one client accounts, and keys
+   * with their own quotas, without end.
+   */
+  readonly addressRegistrations: number;
   readonly windowMs: number;
   readonly counters: WindowCounters;
 }
@@ -18,6 +24,8 @@ export interface LoginThrottleOptions {
 export interface ThrottledAttempt {
   /** The password was right: the email's failures are cleared, and this attempt is not one. */
   succeeded(): Promise<void>;
+  /** The attempt failed through the client's fault (4xx): it stays a failure, but a registration it made room for is given back (no account was made). */
+  failed(): Promise<void>;
   /** The attempt failed through no fault of the client's (a server fault): it is not a failure. */
   withdraw(): Promise<void>;
 }
@@ -27,7 +35,8 @@ const MAX_KEY_EMAIL_LENGTH = 254;
 /**
  * Slows password guessing: after a handful of failed logins (or registrations) for one email,
  * or from one client address, the next attempts are refused with 429 and Retry-After until the
- * window ends, without checking the password. A success clears the email's count.
+ * window ends, without checking the password. A success clears the email's count. Registrations
+ * are also bounded per client address, successful ones included.
  */
 export class LoginThrottle {
   private readonly windowSeconds: number;
@@ -42,24 +51,34 @@ export class LoginThrottle {
    * to yet. Throws 429 when this email or address has used up its failures.
    */
   async attempt(action: CredentialAction, email: unknown, address: string): Promise<ThrottledAttempt> {
-    const { counters, failures, addressFailures } = this.options;
+    const { counters, failures, addressFailures, addressRegistrations } = this.options;
     const { windowSeconds } = this;
     const emailKey = this.emailKey(action, email);
     const addressKey = this.addressKey(action, address);
+    // A registration also takes one of its address's accounts, in the same step: registrations
+    // sent together cannot each pass a count none of them has added to yet.
+    const registrationsKey = action === 'register' ? `auth:registered:address:${addressBlock(address)}` : undefined;
     const addition = await counters.addWithinQuotas([
       { key: emailKey, points: 1, windowSeconds, quota: failures },
       { key: addressKey, points: 1, windowSeconds, quota: addressFailures },
+      ...(registrationsKey ? [{ key: registrationsKey, points: 1, windowSeconds, quota: addressRegistrations }] : []),
     ]);
     if (!addition.added) {
-      const [byEmail, byAddress] = addition.counts;
-      throw refusal(action, [byEmail.count >= failures ? byEmail : undefined, byAddress.count >= addressFailures ? byAddress : undefined]);
+      const [byEmail, byAddress, byRegistrations] = addition.counts;
+      const failuresUsedUp = [byEmail.count >= failures ? byEmail : undefined, byAddress.count >= addressFailures ? byAddress : undefined];
+      const registrationsUsedUp = byRegistrations !== undefined && byRegistrations.count >= addressRegistrations ? byRegistrations : undefined;
+      throw refusal(action, failuresUsedUp, registrationsUsedUp);
     }
+    const giveBackRegistration = async (): Promise<void> => {
+      if (registrationsKey) await addition.subtract(registrationsKey, 1, windowSeconds);
+    };
     return {
       succeeded: async () => {
         await Promise.all([counters.reset(emailKey, windowSeconds), addition.subtract(addressKey, 1, windowSeconds)]);
       },
+      failed: giveBackRegistration,
       withdraw: async () => {
-        await Promise.all([addition.subtract(emailKey, 1, windowSeconds), addition.subtract(addressKey, 1, windowSeconds)]);
+        await Promise.all([addition.subtract(emailKey, 1, windowSeconds), addition.subtract(addressKey, 1, windowSeconds), giveBackRegistration()]);
       },
     };
   }
@@ -77,9 +96,11 @@ export class LoginThrottle {
 }
 
 /** 429 until the last of the used-up counts (undefined: not used up) starts again. */
-function refusal(action: CredentialAction, usedUp: readonly (WindowCount | undefined)[]) {
-  const blocked = usedUp.filter((count) => count !== undefined);
+function refusal(action: CredentialAction, failuresUsedUp: readonly (WindowCount | undefined)[], registrationsUsedUp: WindowCount | undefined) {
+  const blocked = [...failuresUsedUp, registrationsUsedUp].filter((count) => count !== undefined);
   const retryAfterSeconds = Math.max(1, ...blocked.map((count) => Math.ceil(count.msBeforeReset / 1000)));
-  const provider = `The gateway (too many failed ${action === 'login' ? 'logins' : 'registrations'})`;
-  return gatewayError('TTS_ERR_RATE_LIMITED', { provider, retryAfterSeconds }, { details: [{ reason: 'too_many_failures', action }], retryAfterSeconds });
+  const tooManyFailures = failuresUsedUp.some((count) => count !== undefined);
+  const what = tooManyFailures ? `too many failed ${action === 'login' ? 'logins' : 'registrations'}` : 'too many registrations from this address';
+  const reason = tooManyFailures ? 'too_many_failures' : 'too_many_registrations';
+  return gatewayError('TTS_ERR_RATE_LIMITED', { provider: `The gateway (${what})`, retryAfterSeconds }, { details: [{ reason, action }], retryAfterSeconds });
 }

@@ -217,9 +217,13 @@ export class SqliteAccountStore implements AccountStore {
     await this.guarded(() => this.writeActivity(activity));
   }
 
-  /** SQLite's `data_version`: it changes when another connection commits, never for this one's own writes. */
-  changeMarker(): number {
-    return this.dataVersion.get() as number;
+  /**
+   * SQLite's `data_version`: it changes when another connection commits, never for this one's own
+   * writes. It opens a read like any statement (SQLITE_BUSY_RECOVERY while another process
+   * recovers the WAL, SQLITE_NOTADB on a damaged header), so it is retried and mapped as they are.
+   */
+  async changeMarker(): Promise<number> {
+    return await this.guarded(() => this.dataVersion.get() as number);
   }
 
   private insertUsage(usage: UsageRecord): void {

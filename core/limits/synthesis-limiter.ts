@@ -26,6 +26,8 @@ export interface LimitVerdict {
   readonly refusal?: GatewayError;
   /** Gives this request's characters back (it failed); its request still counts. */
   refundCharacters(): Promise<void>;
+  /** When the request was counted (Unix ms): its characters were charged to this time's UTC day. */
+  readonly admittedAt: number;
 }
 
 export interface Caller {
@@ -82,7 +84,7 @@ export class SynthesisLimiter {
     const countsCharacters = limits.charactersPerDay !== undefined || this.options.limits.perKey.charactersPerDay !== undefined;
     const stored = countsCharacters ? await this.storedDays?.of(caller.accountId, now - (now % DAY_MS)) : undefined;
     const policies = this.policies(caller, characters, limits, now, stored);
-    if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND };
+    if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND, admittedAt: now };
     // One step for every limit: a request refused for one is never counted against another, so
     // a large refused request cannot make a small concurrent one look over its limit.
     const addition = await this.options.counters.addWithinQuotas(
@@ -102,12 +104,13 @@ export class SynthesisLimiter {
     );
     if (!addition.added) {
       const exceeded = policies.filter((policy, index) => counts[index].count + policy.points > policy.quota);
-      return { limits: applied, refusal: refusal(exceeded, applied, characters), refundCharacters: NO_REFUND };
+      return { limits: applied, refusal: refusal(exceeded, applied, characters), refundCharacters: NO_REFUND, admittedAt: now };
     }
     const characterPolicies = policies.filter((policy) => policy.unit === 'characters' && policy.points > 0);
     let refunded = false;
     return {
       limits: applied,
+      admittedAt: now,
       refundCharacters: async () => {
         if (refunded) return;
         refunded = true;

@@ -65,7 +65,8 @@ export const API_ROUTES = {
     path: '/api/v1/auth/register',
     tag: 'Accounts and keys',
     summary: 'Register an account and get its first API key',
-    description: 'Open unless `auth.registration` is `closed` (403). The key is shown only in this answer.',
+    description:
+      'Open unless `auth.registration` is `closed` (403). Each client address (IPv6: its /64) may register `auth.throttle.addressRegistrations` accounts per window, then 429 with Retry-After. The key is shown only in this answer.',
     security: 'public',
     errorFormat: 'envelope',
     requestBody: { schema: REGISTER_SCHEMA, example: credentialsExample },

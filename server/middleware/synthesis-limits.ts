@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { SynthesisLimiter } from '../../core';
 import { setRateLimitHeaders } from '../rate-limit-headers';
-import { principalOf, streamErrorOf } from '../request-context';
-import { unfinishedAnswer } from '../unfinished-answer';
+import { clientLeftAfterAnswerBegan } from '../client-left-after-answer-began';
+import { principalOf, setAdmittedAt, streamErrorOf } from '../request-context';
 
 /** How many characters a request asks to synthesize (it may throw a 400 for unusable text). */
 export type CharacterCount = (request: Request) => number;
@@ -28,6 +28,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
     const verdict = await admission;
     setRateLimitHeaders(response, verdict.limits);
     if (verdict.refusal) throw verdict.refusal;
+    setAdmittedAt(response, verdict.admittedAt);
     // Refunds once: an error answer, a stream the gateway broke off, or a client that left before
     // any audio was sent. A client that leaves once the audio flows keeps its characters counted:
     // the provider made them and the client had them, and a refund would let a client take nearly
@@ -45,7 +46,7 @@ export function limitSynthesis(limiter: SynthesisLimiter, charactersOf: Characte
       if (response.statusCode >= 400 || streamErrorOf(response) !== undefined) refund();
     });
     response.once('close', () => {
-      if (!response.writableFinished && (!response.headersSent || !unfinishedAnswer(response).clientLeft)) refund();
+      if (!response.writableFinished && !clientLeftAfterAnswerBegan(response)) refund();
     });
     next();
   };

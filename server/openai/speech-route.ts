@@ -3,7 +3,7 @@ import type { Logger } from 'winston';
 import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisRequest } from '../app-dependencies';
-import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf, streamErrorOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
 import { sendAudioStream, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -46,7 +46,7 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
     const characters = checkSynthesisText(body.input, 'input');
     // Free text sent on to the provider as well (a voice's style, for gpt-4o-mini-tts).
     if (body.instructions !== undefined) checkUnicodeText(body.instructions, 'instructions');
-    const { account, keyId } = principalOf(response);
+    const { account } = principalOf(response);
     const requestId = requestIdOf(response);
     const format = body.response_format;
     addAccessLogFields(response, { model: body.model, format, textLength: characters, streamFormat: body.stream_format });
@@ -59,16 +59,16 @@ export function createSpeechRoute(options: SpeechRouteOptions) {
         useCache: wantsCache(request),
         resultLookup: resultLookupOf(response),
       }).catch((error: unknown) => {
-        usage.failed(account.id, body.model, error);
+        usage.failed(response, body.model, error);
         throw error;
       });
       addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
       const tokens = () => ({ input_tokens: characters, output_tokens: 0, total_tokens: characters });
       const completed = body.stream_format === 'sse' ? await sendSpeechEvents(response, synthesis, tokens, logger) : await sendAudioStream(response, synthesis, logger, OPENAI_CONTENT_TYPES[format]);
-      if (completed) {
-        const { bytes, durationSeconds } = synthesis.progress;
-        usage.served(account.id, keyId, { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' });
-      } else usage.unfinished(account.id, body.model, streamErrorOf(response));
+      const { bytes, durationSeconds } = synthesis.progress;
+      const made = { model: body.model, characters, bytes, audioSeconds: durationSeconds, cacheHit: synthesis.cache === 'hit' };
+      if (completed) usage.served(response, made);
+      else usage.unfinished(response, made);
     } finally {
       disconnect.dispose();
     }

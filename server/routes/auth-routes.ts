@@ -20,7 +20,7 @@ const clientAddress = (request: Request): string => request.ip ?? request.socket
 
 /** Handlers of /api/v1/auth: registration, login and the caller's own keys. */
 export function createAuthRoutes(accounts: AccountService, throttle: LoginThrottle) {
-  /** Runs a password action under the throttle: refused early when blocked, counted as a failure unless it succeeds or the fault is the server's. */
+  /** Runs a password action under the throttle: refused early when blocked, counted as a failure unless it succeeds or the fault is the server's; a registration counts against its address only when it made an account. */
   async function throttled<T>(action: CredentialAction, request: Request, work: (credentials: Credentials) => Promise<T>): Promise<T> {
     const credentials = request.body as Credentials;
     const attempt = await throttle.attempt(action, credentials.email, clientAddress(request));
@@ -29,7 +29,8 @@ export function createAuthRoutes(accounts: AccountService, throttle: LoginThrott
       await attempt.succeeded();
       return result;
     } catch (error) {
-      if (!(isGatewayError(error) && error.status >= 400 && error.status < 500)) await attempt.withdraw();
+      if (isGatewayError(error) && error.status >= 400 && error.status < 500) await attempt.failed();
+      else await attempt.withdraw();
       throw error;
     }
   }

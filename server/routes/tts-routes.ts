@@ -4,7 +4,7 @@ import type { AccountService } from '../../core';
 import { abortOnDisconnect } from '../abort-on-disconnect';
 import type { StreamFunction, SynthesisResult, SynthesisRequest, SynthesizeFunction } from '../app-dependencies';
 import { sendSuccess } from '../envelope';
-import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf, streamErrorOf } from '../request-context';
+import { addAccessLogFields, principalOf, requestIdOf, resultLookupOf } from '../request-context';
 import { sendAudioStream, setSynthesisHeaders, wantsCache } from '../streaming/send-stream';
 import { formatApplied } from '../streaming/applied-header';
 import { usageRecorder } from '../usage-recorder';
@@ -38,7 +38,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       const characters = checkSynthesisText(body.text);
       // Checked before any work: the link is built on it.
       const base = fixedBase ?? requestOrigin(request);
-      const { account, keyId } = principalOf(response);
+      const { account } = principalOf(response);
       const requestId = requestIdOf(response);
       const disconnect = abortOnDisconnect(response);
       const { model, format } = body;
@@ -53,14 +53,18 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
           resultLookup: resultLookupOf(response),
         });
       } catch (error) {
-        usage.failed(account.id, model, error);
+        usage.failed(response, model, error);
         throw error;
       } finally {
         disconnect.dispose();
       }
       addAccessLogFields(response, { provider: outcome.provider ?? 'unknown', applied: formatApplied(outcome.applied) });
+      const made = { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' };
+      // A synthesis that could not be called off finished after its client left: nobody gets the
+      // link, and the limits gave its characters back on the 'close', so it is billed none either.
+      if (response.destroyed) return usage.unfinished(response, made);
       // Written later in a batch, off the request path: the answer does not wait for it.
-      usage.served(account.id, keyId, { model, characters, bytes: outcome.size, audioSeconds: outcome.durationSeconds, cacheHit: outcome.cache === 'hit' });
+      usage.served(response, made);
       setSynthesisHeaders(response, outcome);
       sendSuccess(response, 'Speech synthesized', {
         request_id: requestId,
@@ -72,7 +76,7 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
     async stream(request: Request, response: Response): Promise<void> {
       const body = request.body as SynthesisRequest;
       const characters = checkSynthesisText(body.text);
-      const { account, keyId } = principalOf(response);
+      const { account } = principalOf(response);
       const requestId = requestIdOf(response);
       const { model, format } = body;
       addAccessLogFields(response, { model, format, textLength: characters });
@@ -80,13 +84,14 @@ export function createTtsRoutes(options: TtsRoutesOptions) {
       try {
         const context = { requestId, accountId: account.id, signal: disconnect.signal, useCache: wantsCache(request), resultLookup: resultLookupOf(response) };
         const synthesis = await stream(ttsSynthesisRequest(body), context).catch((error: unknown) => {
-          usage.failed(account.id, model, error);
+          usage.failed(response, model, error);
           throw error;
         });
         addAccessLogFields(response, { provider: synthesis.provider, applied: formatApplied(synthesis.applied) });
-        if (await sendAudioStream(response, synthesis, logger)) {
-          usage.served(account.id, keyId, { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' });
-        } else usage.unfinished(account.id, model, streamErrorOf(response));
+        const completed = await sendAudioStream(response, synthesis, logger);
+        const made = { model, characters, bytes: synthesis.progress.bytes, audioSeconds: synthesis.progress.durationSeconds, cacheHit: synthesis.cache === 'hit' };
+        if (completed) usage.served(response, made);
+        else usage.unfinished(response, made);
       } finally {
         disconnect.dispose();
       }

@@ -22,7 +22,7 @@ describe('config: resilience, limits and auth hardening', () => {
     });
     expect(config.limits).to.deep.equal({ perKey: {} });
     expect(config.auth.loginKeyTtlMs).to.equal(30 * 86_400_000);
-    expect(config.auth.throttle).to.deep.equal({ failures: 5, addressFailures: 20, windowMs: 15 * 60_000 });
+    expect(config.auth.throttle).to.deep.equal({ failures: 5, addressFailures: 20, addressRegistrations: 10, windowMs: 15 * 60_000 });
     expect(config.providers[0].resilience).to.equal(undefined);
   });
 
@@ -41,7 +41,7 @@ providers:
     expect(config.providers[1].resilience).to.deep.equal({ retries: 5, backoffMs: 100, maxBackoffMs: 2000, breaker: { failures: 4, halfOpenAfterMs: 60_000 } });
     expect(config.limits).to.deep.equal({ requestsPerMinute: 60, charactersPerDay: 200_000, perKey: { requestsPerMinute: 20 } });
     expect(config.auth.loginKeyTtlMs).to.equal(7 * 86_400_000);
-    expect(config.auth.throttle).to.deep.equal({ failures: 3, addressFailures: 20, windowMs: 60_000 });
+    expect(config.auth.throttle).to.deep.equal({ failures: 3, addressFailures: 20, addressRegistrations: 10, windowMs: 60_000 });
   });
 
   it('names each wrong value', async () => {

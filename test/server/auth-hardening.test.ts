@@ -14,7 +14,7 @@ describe('server /api/v1/auth hardening: throttling and key expiry', () => {
 
   describe('throttling', () => {
     beforeEach(async () => {
-      testApp = await buildTestApp({ trustProxy: true, throttle: { failures: 5, addressFailures: 8, windowMs: 15 * 60_000 } });
+      testApp = await buildTestApp({ trustProxy: true, throttle: { failures: 5, addressFailures: 8, addressRegistrations: 1_000, windowMs: 15 * 60_000 } });
       await testApp.register('ada@example.com');
     });
 
@@ -43,9 +43,29 @@ describe('server /api/v1/auth hardening: throttling and key expiry', () => {
       expectErrorEnvelope(blocked.body, 'TTS_ERR_RATE_LIMITED');
     });
 
+    it('limits the accounts one client address registers, answering 429 with the envelope and Retry-After', async () => {
+      await testApp.close();
+      testApp = await buildTestApp({ trustProxy: true, throttle: { failures: 5, addressFailures: 8, addressRegistrations: 3, windowMs: 15 * 60_000 } });
+      const registerFrom = (email: string, address: string) =>
+        request(testApp.app).post('/api/v1/auth/register').set('X-Forwarded-For', address).send({ email, password: 'password-123' });
+      // A taken email is no account made: it does not use up the address's registrations.
+      await registerFrom('first@example.com', '2001:db8:7:7::1').expect(200);
+      await registerFrom('first@example.com', '2001:db8:7:7::1').expect(409);
+      await registerFrom('second@example.com', '2001:db8:7:7::2').expect(200);
+      await registerFrom('third@example.com', '2001:db8:7:7:abcd::3').expect(200);
+      // The same /64, another address in it.
+      const refused = await registerFrom('fourth@example.com', '2001:db8:7:7::4').expect(429);
+      const error = expectErrorEnvelope(refused.body, 'TTS_ERR_RATE_LIMITED');
+      expect(error.details).to.deep.equal([{ reason: 'too_many_registrations', action: 'register' }]);
+      expect(Number(refused.headers['retry-after'])).to.be.within(1, 900);
+      // Another network registers; the refused email was not taken.
+      await registerFrom('fourth@example.com', '2001:db8:7:8::1').expect(200);
+      await login('first@example.com', 'password-123', '2001:db8:7:7::1').expect(200);
+    });
+
     it('keeps answering 403 to registrations while registration is closed: they are no failed attempts', async () => {
       await testApp.close();
-      testApp = await buildTestApp({ trustProxy: true, registration: 'closed', throttle: { failures: 5, addressFailures: 8, windowMs: 15 * 60_000 } });
+      testApp = await buildTestApp({ trustProxy: true, registration: 'closed', throttle: { failures: 5, addressFailures: 8, addressRegistrations: 1_000, windowMs: 15 * 60_000 } });
       // Past both the email's (5) and the address's (8) limit.
       for (let attempt = 0; attempt < 12; attempt += 1) {
         const refused = await request(testApp.app).post('/api/v1/auth/register').set('X-Forwarded-For', '203.0.113.11').send({ email: 'ada@example.com', password: 'password-123' }).expect(403);

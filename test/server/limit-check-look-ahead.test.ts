@@ -20,7 +20,7 @@ function fakeExchange() {
   return { request: { body: {} } as Request, response, headers };
 }
 
-const ADMITTED: LimitVerdict = { limits: [], refundCharacters: async () => undefined };
+const ADMITTED: LimitVerdict = { limits: [], refundCharacters: async () => undefined, admittedAt: 0 };
 
 describe('server: the limit check and the work started beside it', () => {
   it('starts the work before the verdict, and goes on once admitted', async () => {
@@ -77,6 +77,7 @@ describe('server: the limit check and the work started beside it', () => {
     const limiter = {
       admit: async (): Promise<LimitVerdict> => ({
         limits: [],
+        admittedAt: 0,
         refundCharacters: async () => {
           refunds += 1;
           throw new Error('the counters store is down');
@@ -111,7 +112,7 @@ describe('server: the limit check and the work started beside it', () => {
     let nextCalls = 0;
     const done = limitSynthesis(limiter, () => 5)({ body: {} } as Request, response, () => (nextCalls += 1)) as unknown as Promise<void>;
     response.destroyed = true;
-    decide({ limits: [], refundCharacters: async () => void (refunds += 1) });
+    decide({ limits: [], admittedAt: 0, refundCharacters: async () => void (refunds += 1) });
     await done;
     expect({ refunds, nextCalls }).to.deep.equal({ refunds: 1, nextCalls: 0 });
   });

@@ -36,7 +36,7 @@ describe('core/accounts an email written in another Unicode form (é composed or
   });
 
   it('counts login failures under one email for both forms: switching forms gets no more guesses', async () => {
-    const throttle = new LoginThrottle({ failures: 2, addressFailures: 100, windowMs: 60_000, counters: new MemoryWindowCounters() });
+    const throttle = new LoginThrottle({ failures: 2, addressFailures: 100, addressRegistrations: 1_000, windowMs: 60_000, counters: new MemoryWindowCounters() });
     await throttle.attempt('login', COMPOSED, '192.0.2.1');
     await throttle.attempt('login', DECOMPOSED, '192.0.2.2');
     const error = await expectGatewayError(throttle.attempt('login', ` ${COMPOSED.toUpperCase()}`, '192.0.2.3'));

@@ -118,7 +118,7 @@ describe('core/accounts login: the same work for an unknown email as for a wrong
 });
 
 describe('core/accounts LoginThrottle', () => {
-  const throttle = (failures = 3, addressFailures = 5) => new LoginThrottle({ failures, addressFailures, windowMs: 60_000, counters: new MemoryWindowCounters() });
+  const throttle = (failures = 3, addressFailures = 5) => new LoginThrottle({ failures, addressFailures, addressRegistrations: 1_000, windowMs: 60_000, counters: new MemoryWindowCounters() });
 
   it('refuses an email after a handful of failures with 429 and Retry-After, others still pass', async () => {
     const subject = throttle();

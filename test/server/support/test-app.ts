@@ -27,6 +27,8 @@ export interface TestAppOptions {
   readonly throttle?: AuthThrottleConfig;
   /** The accounts' clock (key expiry); the real one by default. */
   readonly now?: () => number;
+  /** Daily counters open with the characters the database holds for the day, as the gateway's do (composition-root). */
+  readonly storedDayCharacters?: boolean;
   /** Behind a reverse proxy: X-Forwarded-For names the client. */
   readonly trustProxy?: boolean;
   readonly corsOrigins?: '*' | readonly string[];
@@ -83,7 +85,8 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     auth: {
       registration: options.registration ?? 'open',
       loginKeyTtlMs: options.loginKeyTtlMs ?? 30 * 86_400_000,
-      throttle: options.throttle ?? { failures: 5, addressFailures: 20, windowMs: 15 * 60_000 },
+      // Registrations per address far above the default: these apps register many accounts from one address.
+      throttle: options.throttle ?? { failures: 5, addressFailures: 20, addressRegistrations: 1_000, windowMs: 15 * 60_000 },
     },
     resilience: { retries: 2, backoffMs: 200, maxBackoffMs: 5000, breaker: { failures: 5, halfOpenAfterMs: 30_000 }, relisting: { initialDelayMs: 5000, maxDelayMs: 300_000 } },
     limits: options.limits ?? { perKey: {} },
@@ -111,7 +114,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now,
   });
   const counters = new MemoryWindowCounters();
-  const limiter = new SynthesisLimiter({ limits: config.limits, counters, accountLimits: (accountId) => store.getAccountLimits(accountId) });
+  const limiter = new SynthesisLimiter({
+    limits: config.limits,
+    counters,
+    accountLimits: (accountId) => store.getAccountLimits(accountId),
+    now: options.now,
+    storedCharacters: options.storedDayCharacters ? (accountId, fromMs, toMs) => store.charactersByKey(accountId, fromMs, toMs) : undefined,
+  });
   const loginThrottle = new LoginThrottle({ ...config.auth.throttle, counters });
   const audioStore = new FileSystemAudioStore(config.storage.path, config.storage.retentionMs);
   const logs: Record<string, unknown>[] = [];
