@@ -31,11 +31,11 @@ const UNREACHABLE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONL
 const DAMAGED_PREFIXES = ['SQLITE_CORRUPT', 'SQLITE_NOTADB'];
 
 /** Why the database is unavailable, for the answer and its details; undefined: not the database's state (a constraint, a bug). */
-function unavailability(code: string, busyTimeoutMs: number): { reason: string; detail: string } | undefined {
+function unavailability(code: string, busyTimeoutMs: number): { reason: string; detail: string; lasting?: true } | undefined {
   if (hasPrefix(code, LOCKED_PREFIXES)) return { reason: `another connection held its lock for more than ${durationText(busyTimeoutMs)}`, detail: 'database_timeout' };
-  if (hasPrefix(code, FULL_PREFIXES)) return { reason: 'its disk is full', detail: 'database_full' };
+  if (hasPrefix(code, FULL_PREFIXES)) return { reason: 'its disk is full', detail: 'database_full', lasting: true };
   if (hasPrefix(code, UNREACHABLE_PREFIXES)) return { reason: 'its file cannot be read or written', detail: 'database_unreachable' };
-  if (hasPrefix(code, DAMAGED_PREFIXES)) return { reason: 'its file is damaged', detail: 'database_damaged' };
+  if (hasPrefix(code, DAMAGED_PREFIXES)) return { reason: 'its file is damaged', detail: 'database_damaged', lasting: true };
   return undefined;
 }
 
@@ -53,6 +53,7 @@ export function sqliteFailure(error: unknown, busyTimeoutMs: number): unknown {
   return gatewayError(
     'TTS_ERR_UNAVAILABLE',
     { provider: 'The account database', reason: state.reason },
-    { details: [{ reason: state.detail }], logContext: { databaseCode: code }, cause: error },
+    // A full disk or a damaged file waits for the operator: a client's SDK is told not to ask again at once.
+    { details: [{ reason: state.detail }], logContext: { databaseCode: code }, cause: error, ...(state.lasting ? { retryable: false } : {}) },
   );
 }

@@ -129,11 +129,14 @@ describe('core SqliteAccountStore: a database locked by another connection', fun
     expect(full).to.be.instanceOf(GatewayError);
     expect([full.status, full.message, full.details]).to.deep.equal([503, 'The account database is unavailable: its disk is full', [{ reason: 'database_full' }]]);
     expect(full.logContext).to.deep.equal({ databaseCode: 'SQLITE_FULL' });
+    // It lasts until the operator makes room: not worth a client's immediate retry (x-should-retry: false on /v1).
+    expect(full.retryable).to.equal(false);
     database.pragma('max_page_count = 1073741823');
     // A file that cannot be written (a read-only mount, as SQLite sees it).
     database.pragma('query_only = ON');
     const readOnly = await failureOf(store.createApiKey(keyRecord('key-3')));
     expect([readOnly.status, readOnly.message, readOnly.details]).to.deep.equal([503, 'The account database is unavailable: its file cannot be read or written', [{ reason: 'database_unreachable' }]]);
+    expect(readOnly.retryable).to.equal(true);
     database.pragma('query_only = OFF');
     await store.createApiKey(keyRecord('key-3'));
   });
