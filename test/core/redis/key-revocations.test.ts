@@ -75,6 +75,20 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     expect(await holdsWithin(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
   });
 
+  it('while its subscription is down, reads keys from the database: a key revoked on another replica meanwhile is refused at once', async () => {
+    const redis: RedisServer = await ownRedis();
+    const [a, b] = await twoReplicas(redis.url, 'gap');
+    const { account, apiKey } = await a.accounts.register('gap@example.com', 'correct horse battery');
+    expect((await b.accounts.authenticate(apiKey.apiKey)).keyId).to.equal(apiKey.id);
+    const subscriberOfB = (b.revocations as unknown as { subscriber: { status: string } }).subscriber;
+    await redis.stop();
+    expect(await holdsWithin(async () => subscriberOfB.status !== 'ready', 5000)).to.equal(true);
+    // Revoked on A during the gap: the announcement cannot reach B, whose cache still holds the key.
+    await a.accounts.revokeKey(account.id, apiKey.id);
+    expect(await refuses(b.accounts, apiKey.apiKey)()).to.equal(true);
+    await redis.resume();
+  });
+
   it('drops its key cache after its first Redis outage too, when it began to listen on a connection already up (as the gateway does, after loading its providers)', async () => {
     const redis: RedisServer = await ownRedis();
     const revocations = new RedisKeyRevocations({ url: redis.url, keyPrefix: 'late-listener:' });
