@@ -48,6 +48,11 @@ if redis.call('exists', KEYS[1]) == 1 then
 end
 return 0`;
 
+/** Adds points to an open window only; one that is gone stays gone. */
+const ADD_TO_OPEN_WINDOW_SCRIPT = `
+if redis.call('exists', KEYS[1]) == 1 then redis.call('incrby', KEYS[1], ARGV[1]) end
+return 0`;
+
 /** Answers {count, ms left} of an open window, {0, 0} of none. */
 const PEEK_SCRIPT = `
 local count = redis.call('get', KEYS[1])
@@ -70,13 +75,21 @@ const UNBOUNDED_QUOTA = Number.MAX_SAFE_INTEGER;
 export class RedisWindowCounters implements WindowCounters {
   private readonly insurance = new MemoryWindowCounters();
   private readonly journal = new OutageJournal();
+  private readonly lostListeners: (() => void)[] = [];
 
   constructor(
     private readonly client: Redis,
     /** Prefix of every counter's key (config redis.keyPrefix). */
     private readonly keyPrefix: string,
   ) {
-    client.on('ready', () => void this.carryOver());
+    client.on('ready', () => {
+      for (const listener of this.lostListeners) listener();
+      void this.carryOver();
+    });
+  }
+
+  onCountsLost(listener: () => void): void {
+    this.lostListeners.push(listener);
   }
 
   async add(key: string, points: number, windowSeconds: number): Promise<WindowCount> {
@@ -182,8 +195,8 @@ export class RedisWindowCounters implements WindowCounters {
   /**
    * Redis is back: what this replica counted and refunded meanwhile goes into the shared counters
    * (refunds first: they are of points Redis counted before, which a restarted Redis lost). A
-   * window that Redis lost opens again with the points, as for a first request; one that ended
-   * here carries nothing. Entries that fail wait for the next return.
+   * window that Redis lost opens again with the points, as for a first request, unless it opens
+   * from the database; one that ended here carries nothing. Entries that fail wait for the next return.
    */
   private async carryOver(): Promise<void> {
     if (this.journal.size === 0) return;
@@ -194,7 +207,11 @@ export class RedisWindowCounters implements WindowCounters {
         try {
           if (entry.refunded > 0) await this.subtractInRedis(entry.key, entry.refunded, entry.windowSeconds);
           entry.refunded = 0;
-          if (entry.added > 0) await this.addInRedis([{ key: entry.key, points: entry.added, windowSeconds: entry.windowSeconds, quota: UNBOUNDED_QUOTA, openingCount: entry.openingCount }]);
+          if (entry.added === 0) return;
+          // A window that opens from the database (a day's characters) and that Redis lost opens
+          // again from it, and it holds the outage's requests already: added to only while open.
+          if (entry.openingCount !== undefined) await this.client.eval(ADD_TO_OPEN_WINDOW_SCRIPT, 1, this.redisKey(entry.key, entry.windowSeconds), entry.added);
+          else await this.addInRedis([{ key: entry.key, points: entry.added, windowSeconds: entry.windowSeconds, quota: UNBOUNDED_QUOTA }]);
         } catch {
           failed.push(entry);
         }

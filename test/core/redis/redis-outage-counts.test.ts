@@ -93,4 +93,50 @@ describe('core/redis RedisWindowCounters: what was counted while Redis was away 
     await connected(viaProxy);
     await eventually(async () => void expect(await dayCount(admin, prefix)).to.equal('0'));
   });
+
+  it('a daily count that a restarted Redis lost opens again from the characters the database holds by then, not from those read in the morning', async () => {
+    const redis = await ownRedis();
+    const prefix = `${randomUUID()}:`;
+    const counters = new RedisWindowCounters(await client(redis.url), prefix);
+    // What the database holds for the day (usage rows), as the counters' opening count.
+    let stored = 0;
+    const limiter = new SynthesisLimiter({
+      limits: { charactersPerDay: 100, perKey: {} },
+      counters,
+      accountLimits: async () => ({}),
+      storedCharacters: async () => new Map([[CALLER.keyId, stored]]),
+    });
+    expect((await limiter.admit(CALLER, 90)).refusal).to.equal(undefined);
+    stored = 90;
+    await redis.stop();
+    await disconnected(clients[0]);
+    await redis.resume();
+    await connected(clients[0]);
+    // Redis lost the day's 90: the window opens again with the database's 90, not the morning's 0.
+    expect((await limiter.admit(CALLER, 20)).refusal?.status).to.equal(429);
+  });
+
+  it('an outage of a daily count that Redis lost is not counted twice: the database holds its requests too', async () => {
+    const redis = await ownRedis();
+    const prefix = `${randomUUID()}:`;
+    const counters = new RedisWindowCounters(await client(redis.url), prefix);
+    let stored = 0;
+    const limiter = new SynthesisLimiter({
+      limits: { charactersPerDay: 100, perKey: {} },
+      counters,
+      accountLimits: async () => ({}),
+      storedCharacters: async () => new Map([[CALLER.keyId, stored]]),
+    });
+    expect((await limiter.admit(CALLER, 30)).refusal).to.equal(undefined);
+    stored = 30;
+    await redis.stop();
+    await disconnected(clients[0]);
+    expect((await limiter.admit(CALLER, 40)).refusal).to.equal(undefined);
+    stored = 70;
+    await redis.resume();
+    await connected(clients[0]);
+    // 70 used in all: 30 left, on this replica as on any other.
+    const next = await limiter.admit(CALLER, 0);
+    expect(next.limits[0].remaining).to.equal(30);
+  });
 });
