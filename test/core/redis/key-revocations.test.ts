@@ -3,6 +3,8 @@ import { AccountService, openAccountStore, RedisKeyRevocations, type AccountStor
 import { ownRedis, sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
 import type { RedisServer } from '../../support/servers/redis-server';
 import { holdsWithin } from '../../support/eventually';
+import { StallableTcpProxy } from '../../support/servers/stallable-tcp-proxy';
+import { HEARTBEAT_MS } from '../../../core/redis/redis-heartbeat';
 
 const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
 /** Long enough that only a broadcast can explain a replica dropping a key in the test. */
@@ -87,6 +89,25 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     await a.accounts.revokeKey(account.id, apiKey.id);
     expect(await refuses(b.accounts, apiKey.apiKey)()).to.equal(true);
     await redis.resume();
+  });
+
+  it('notices a subscription whose network silently stopped passing packets, and refuses a key revoked meanwhile', async () => {
+    const redis = await sharedRedis();
+    const proxy = await StallableTcpProxy.start(redis.port);
+    try {
+      const databaseUrl = await (await sharedPostgres()).createDatabase('silent');
+      const a = await replica(databaseUrl, redis.url, 'silent:');
+      const b = await replica(databaseUrl, `redis://127.0.0.1:${proxy.port}`, 'silent:');
+      replicas.push(a, b);
+      const { account, apiKey } = await a.accounts.register('silent@example.com', 'correct horse battery');
+      expect((await b.accounts.authenticate(apiKey.apiKey)).keyId).to.equal(apiKey.id);
+      // B's connections stay open but nothing passes: no close, no error, as on a dropped NAT entry.
+      proxy.stall();
+      await a.accounts.revokeKey(account.id, apiKey.id);
+      expect(await holdsWithin(refuses(b.accounts, apiKey.apiKey), 3 * HEARTBEAT_MS)).to.equal(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('drops its key cache after its first Redis outage too, when it began to listen on a connection already up (as the gateway does, after loading its providers)', async () => {
