@@ -52,6 +52,23 @@ describe('core/redis RedisWindowCounters: what was counted while Redis was away 
     expect((await b.admit(CALLER, 20)).refusal).to.equal(undefined);
   });
 
+  it('a request counted during an outage and refunded after Redis returned is refunded in Redis, where its characters were carried', async () => {
+    const redis = await ownRedis();
+    const prefix = `${randomUUID()}:`;
+    const limitsClient = await client(redis.url);
+    const admin = await client(redis.url);
+    const limiter = dailyLimiter(new RedisWindowCounters(limitsClient, prefix));
+    await redis.stop();
+    await Promise.all([disconnected(limitsClient), disconnected(admin)]);
+    const verdict = await limiter.admit(CALLER, 40);
+    expect(verdict.refusal).to.equal(undefined);
+    await redis.resume();
+    await Promise.all([connected(limitsClient), connected(admin)]);
+    await eventually(async () => void expect(await dayCount(admin, prefix)).to.equal('40'));
+    await verdict.refundCharacters();
+    expect(await dayCount(admin, prefix)).to.equal('0');
+  });
+
   it('a request admitted while Redis stalls and refunded is not left counted in the shared count once Redis catches up', async () => {
     const { url } = await sharedRedis();
     const proxy = await StallableTcpProxy.start(Number(new URL(url).port));
