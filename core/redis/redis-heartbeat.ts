@@ -11,23 +11,24 @@ export const HEARTBEAT_MS = 2000;
  * timeout, with no reconnect. ioredis sets no TCP keep-alive by default, so nothing else notices.
  */
 export function keepConnectionChecked(client: Redis, intervalMs = HEARTBEAT_MS): void {
-  let awaitingPong = false;
+  let checking = false;
   const heartbeat = setInterval(() => {
-    if (client.status !== 'ready' || awaitingPong) return;
-    awaitingPong = true;
-    const overdue = setTimeout(() => {
-      awaitingPong = false;
-      if (client.status === 'ready') client.disconnect(true);
-    }, intervalMs);
-    overdue.unref();
-    // Only an answer clears it: a command timeout's rejection is no sign of life.
-    client.ping().then(
-      () => {
-        clearTimeout(overdue);
-        awaitingPong = false;
-      },
-      () => undefined,
-    );
+    if (client.status !== 'ready' || checking) return;
+    checking = true;
+    const { stream } = client;
+    const bytesBefore = stream.bytesRead;
+    // Its answer is not awaited: any byte the connection receives from now on shows it alive,
+    // even one that came after the command's own timeout had rejected it.
+    client.ping().catch(() => undefined);
+    setTimeout(() => {
+      // Looked at after the pending reads: an event loop that was itself blocked (a long GC) runs
+      // expired timers before it reads the PONG waiting in the socket.
+      setImmediate(() => {
+        checking = false;
+        // Destroyed, not ended: an end waits for the other side's answer, which a cut network never passes.
+        if (client.status === 'ready' && client.stream === stream && stream.bytesRead === bytesBefore) stream.destroy();
+      }).unref();
+    }, intervalMs).unref();
   }, intervalMs);
   heartbeat.unref();
   client.once('end', () => clearInterval(heartbeat));
