@@ -51,7 +51,7 @@ export class ApiKeyAuthenticator {
     const keyHash = hashApiKey(apiKey);
     // A database that cannot tell (locked past the busy timeout, damaged) fails the request as any read of it would: 503.
     if (this.tracksChanges) await this.dropCacheIfStoreChanged();
-    const { principal, expiresAt } = this.keyCache?.get(keyHash) ?? (await this.lookUpKey(keyHash));
+    const { principal, expiresAt } = this.trustedCache()?.get(keyHash) ?? (await this.lookUpKey(keyHash));
     const now = this.options.now();
     // Checked on every request, cached or not: a key stops at its expiry to the millisecond.
     if (expiresAt !== null && expiresAt <= now) throw new GatewayError('TTS_ERR_UNAUTHORIZED', EXPIRED_KEY, { details: [{ reason: 'expired' }] });
@@ -75,8 +75,18 @@ export class ApiKeyAuthenticator {
     if (!account) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_KEY);
     const principal: AuthenticatedKey = Object.freeze({ account: Object.freeze(publicAccount(account)), keyId: key.id });
     const entry: CachedKey = { principal, expiresAt: key.expiresAt ?? null };
-    this.keyCache?.set(keyHash, entry, generation);
+    this.trustedCache()?.set(keyHash, entry, generation);
     return entry;
+  }
+
+  /**
+   * The key cache while revocations can reach it; none while the announcements' connection is
+   * down (Redis restarted, a network blip): a key revoked on another replica meanwhile would
+   * otherwise be accepted here until its entry expired. Keys are read from the store meanwhile.
+   */
+  private trustedCache(): ApiKeyCache | undefined {
+    if (this.options.revocations && !this.options.revocations.isListening()) return undefined;
+    return this.keyCache;
   }
 
   /**

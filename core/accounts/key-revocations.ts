@@ -7,4 +7,9 @@ export interface KeyRevocations {
   announce(keyId: string): Promise<void>;
   /** `onRevoked` for each key another replica revoked; `onMissed` when announcements may have been lost (a reconnect). */
   listen(listener: { onRevoked(keyId: string): void; onMissed(): void }): void;
+  /**
+   * True while announcements reach this process (subscribed on a live connection). While false,
+   * a revocation made elsewhere would go unheard, so cached keys must not be trusted.
+   */
+  isListening(): boolean;
 }

@@ -22,6 +22,11 @@ export class StoredDayCharacters {
 
   constructor(private readonly stored: StoredCharacters) {}
 
+  /** Reads every day again at its next use (the counters lost what they had counted since the first read). */
+  forget(): void {
+    this.read.clear();
+  }
+
   /** The day's stored characters; none when the store cannot say (a limit is no reason to fail a request). */
   async of(accountId: string, dayStartMs: number): Promise<DayCharacters | undefined> {
     const id = `${accountId}\u0000${dayStartMs}`;

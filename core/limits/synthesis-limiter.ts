@@ -76,6 +76,8 @@ export class SynthesisLimiter {
   constructor(private readonly options: SynthesisLimiterOptions) {
     this.now = options.now ?? Date.now;
     this.storedDays = options.storedCharacters && new StoredDayCharacters(options.storedCharacters);
+    // A Redis that restarted lost the day's counts: they open again from what the database holds now.
+    options.counters.onCountsLost?.(() => this.storedDays?.forget());
   }
 
   async admit(caller: Caller, characters: number): Promise<LimitVerdict> {

@@ -51,4 +51,9 @@ export interface WindowCounters {
   peek(key: string, windowSeconds: number): Promise<WindowCount>;
   /** Forgets the key. */
   reset(key: string, windowSeconds: number): Promise<void>;
+  /**
+   * Tells the listener each time counts may have been lost (a shared store reconnected, perhaps
+   * restarted empty): windows that open with an opening count should have it read again.
+   */
+  onCountsLost?(listener: () => void): void;
 }

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { keepConnectionChecked } from './redis-heartbeat';
 
 /** ioredis is loaded with the first connection (about 18 MB), not by every gateway that imports core. */
 const ioredis = (): typeof Redis => (require('ioredis') as { default: typeof Redis }).default;
@@ -50,5 +51,6 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
     healthy = true;
     options.logger?.info(`${options.role}: Redis is back`);
   });
+  keepConnectionChecked(client);
   return client;
 }

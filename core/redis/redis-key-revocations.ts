@@ -12,13 +12,15 @@ export interface RedisKeyRevocationsOptions {
 /**
  * Key revocations over Redis pub/sub: one connection publishes, one subscribes (a subscribed
  * connection can do nothing else). After a reconnect the listener hears `onMissed`, since
- * announcements made while it was away are lost.
+ * announcements made while it was away are lost; `isListening` is false while it is away.
  */
 export class RedisKeyRevocations implements KeyRevocations {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly channel: string;
   private subscription: Promise<unknown> | undefined;
+  /** Whether the current connection is subscribed (set by SUBSCRIBE's answer, cleared when it closes). */
+  private subscribedHere = false;
 
   constructor(private readonly options: RedisKeyRevocationsOptions) {
     this.channel = `${options.keyPrefix}key-revoked`;
@@ -40,13 +42,30 @@ export class RedisKeyRevocations implements KeyRevocations {
     this.subscriber.on('message', (channel: string, keyId: string) => {
       if (channel === this.channel) listener.onRevoked(keyId);
     });
+    this.subscriber.on('close', () => (this.subscribedHere = false));
     // Every connection made after listening follows a time without one (an outage, or a start
-    // while Redis was away, keys cached from the database meanwhile): what was published then is
-    // gone. ioredis subscribes again by itself.
-    this.subscriber.on('ready', () => listener.onMissed());
-    this.subscription = this.subscriber.subscribe(this.channel).catch((error: unknown) => {
-      this.options.logger?.warn('could not subscribe to key revocations', { error: error instanceof Error ? error.message : String(error) });
-    });
+    // while Redis was away): what was published then is gone. ioredis subscribes again by itself;
+    // this SUBSCRIBE (the same channel again, which Redis ignores) answers after that one, so the
+    // listener hears `onMissed` once announcements reach it again, not before: a key read from the
+    // database between the two could otherwise be cached and its revocation missed.
+    this.subscriber.on('ready', () => void this.subscribe(() => listener.onMissed()));
+    this.subscription = this.subscribe(() => undefined);
+  }
+
+  isListening(): boolean {
+    return this.subscribedHere && this.subscriber.status === 'ready';
+  }
+
+  private subscribe(whenSubscribed: () => void): Promise<void> {
+    return this.subscriber.subscribe(this.channel).then(
+      () => {
+        this.subscribedHere = true;
+        whenSubscribed();
+      },
+      (error: unknown) => {
+        this.options.logger?.warn('could not subscribe to key revocations', { error: error instanceof Error ? error.message : String(error) });
+      },
+    );
   }
 
   /**

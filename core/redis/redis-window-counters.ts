@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { MemoryWindowCounters } from '../limits/memory-window-counters';
 import type { BoundedAddition, BoundedAdditionResult, WindowCount, WindowCounters } from '../limits/window-counters';
+import { OutageJournal, type JournalEntry } from './outage-journal';
 
 /**
  * KEYS: the counters. ARGV, four per counter: points, window in ms, quota, the count a window
@@ -47,6 +48,11 @@ if redis.call('exists', KEYS[1]) == 1 then
 end
 return 0`;
 
+/** Adds points to an open window only; one that is gone stays gone. */
+const ADD_TO_OPEN_WINDOW_SCRIPT = `
+if redis.call('exists', KEYS[1]) == 1 then redis.call('incrby', KEYS[1], ARGV[1]) end
+return 0`;
+
 /** Answers {count, ms left} of an open window, {0, 0} of none. */
 const PEEK_SCRIPT = `
 local count = redis.call('get', KEYS[1])
@@ -60,19 +66,31 @@ const UNBOUNDED_QUOTA = Number.MAX_SAFE_INTEGER;
  * WindowCounters in Redis, shared by every replica: each operation is one script, so an addition
  * within quotas is atomic across replicas. While Redis cannot be reached the counters fall back at
  * once to counters in this process's memory (the insurance), so requests are still served (each
- * replica then counts on its own), and use Redis again as soon as the connection is back. The
- * client should fail commands fast while disconnected (createRedisClient with
- * queueWhileDisconnected: false); it logs the outage. Keys are `<prefix>limits:<window seconds>:<key>`
- * holding the count, expiring with the window, as rate-limiter-flexible kept them before.
+ * replica then counts on its own), and use Redis again as soon as the connection is back, carrying
+ * into it what was counted meanwhile (see OutageJournal). The client should fail commands fast
+ * while disconnected (createRedisClient with queueWhileDisconnected: false); it logs the outage.
+ * Keys are `<prefix>limits:<window seconds>:<key>` holding the count, expiring with the window,
+ * as rate-limiter-flexible kept them before.
  */
 export class RedisWindowCounters implements WindowCounters {
   private readonly insurance = new MemoryWindowCounters();
+  private readonly journal = new OutageJournal();
+  private readonly lostListeners: (() => void)[] = [];
 
   constructor(
     private readonly client: Redis,
     /** Prefix of every counter's key (config redis.keyPrefix). */
     private readonly keyPrefix: string,
-  ) {}
+  ) {
+    client.on('ready', () => {
+      for (const listener of this.lostListeners) listener();
+      void this.carryOver();
+    });
+  }
+
+  onCountsLost(listener: () => void): void {
+    this.lostListeners.push(listener);
+  }
 
   async add(key: string, points: number, windowSeconds: number): Promise<WindowCount> {
     const result = await this.addWithinQuotas([{ key, points, windowSeconds, quota: UNBOUNDED_QUOTA }]);
@@ -80,23 +98,25 @@ export class RedisWindowCounters implements WindowCounters {
   }
 
   async addWithinQuotas(additions: readonly BoundedAddition[]): Promise<BoundedAdditionResult> {
-    return this.withInsurance(
-      async () => {
-        const keys = additions.map((addition) => this.redisKey(addition.key, addition.windowSeconds));
-        const values = additions.flatMap((addition) => [addition.points, addition.windowSeconds * 1000, addition.quota, addition.openingCount ?? 0]);
-        const answer = (await this.client.eval(ADD_WITHIN_QUOTAS_SCRIPT, keys.length, ...keys, ...values)) as number[];
-        const counts = additions.map((_, index): WindowCount => ({ count: answer[2 * index + 1], msBeforeReset: answer[2 * index + 2] }));
-        // A refund goes to Redis, where these points were counted, even if Redis is away by then.
-        return { added: answer[0] === 1, counts, subtract: (key, points, windowSeconds) => this.subtractInRedis(key, points, windowSeconds) };
-      },
-      () => this.insurance.addWithinQuotas(additions),
-    );
+    if (this.client.status !== 'ready') return this.addWhileAway(additions);
+    try {
+      const { added, counts } = await this.addInRedis(additions);
+      // A refund goes to Redis, where these points were counted, even if Redis is away by then.
+      return { added, counts, subtract: (key, points, windowSeconds) => this.refundInRedis(key, points, windowSeconds) };
+    } catch (error) {
+      // Redis answered with an error (out of memory): nothing was counted there.
+      if (error instanceof Error && error.name === 'ReplyError') return this.insurance.addWithinQuotas(additions);
+      return this.addWhileUnanswered(additions);
+    }
   }
 
   async subtract(key: string, points: number, windowSeconds: number): Promise<void> {
     await this.withInsurance(
       () => this.subtractInRedis(key, points, windowSeconds),
-      () => this.insurance.subtract(key, points, windowSeconds),
+      async () => {
+        await this.insurance.subtract(key, points, windowSeconds);
+        this.journal.takeBack(key, points, windowSeconds, this.journal.generation);
+      },
     );
   }
 
@@ -113,8 +133,91 @@ export class RedisWindowCounters implements WindowCounters {
   async reset(key: string, windowSeconds: number): Promise<void> {
     await this.withInsurance(
       async () => void (await this.client.del(this.redisKey(key, windowSeconds))),
-      () => this.insurance.reset(key, windowSeconds),
+      async () => {
+        // Forgotten here: what was counted while away is not carried into Redis either.
+        this.journal.forget(key, windowSeconds);
+        await this.insurance.reset(key, windowSeconds);
+      },
     );
+  }
+
+  private async addInRedis(additions: readonly BoundedAddition[]): Promise<{ added: boolean; counts: WindowCount[] }> {
+    const keys = additions.map((addition) => this.redisKey(addition.key, addition.windowSeconds));
+    const values = additions.flatMap((addition) => [addition.points, addition.windowSeconds * 1000, addition.quota, addition.openingCount ?? 0]);
+    const answer = (await this.client.eval(ADD_WITHIN_QUOTAS_SCRIPT, keys.length, ...keys, ...values)) as number[];
+    return { added: answer[0] === 1, counts: additions.map((_, index): WindowCount => ({ count: answer[2 * index + 1], msBeforeReset: answer[2 * index + 2] })) };
+  }
+
+  /**
+   * Redis is away: counted in memory, and noted, to be added to Redis when it returns. A refund
+   * before then takes the points back from both; after, from Redis, which has them by then.
+   */
+  private async addWhileAway(additions: readonly BoundedAddition[]): Promise<BoundedAdditionResult> {
+    const result = await this.insurance.addWithinQuotas(additions);
+    if (!result.added) return result;
+    const generation = this.journal.generation;
+    for (const addition of additions) this.journal.noteAddition(addition, Date.now());
+    return {
+      ...result,
+      subtract: async (key, points, windowSeconds) => {
+        await this.insurance.subtract(key, points, windowSeconds);
+        if (!this.journal.takeBack(key, points, windowSeconds, generation)) await this.refundInRedis(key, points, windowSeconds);
+      },
+    };
+  }
+
+  /**
+   * The script was sent but not answered in time (a Redis that stalls): Redis runs it when it
+   * catches up, as it runs one connection's commands in order, so the points stay counted there
+   * and are not noted to be added again. This replica decides meanwhile from its memory, and a
+   * refund goes to both (sent after the script on the same connection, Redis runs it after it).
+   */
+  private async addWhileUnanswered(additions: readonly BoundedAddition[]): Promise<BoundedAdditionResult> {
+    const result = await this.insurance.addWithinQuotas(additions);
+    return {
+      ...result,
+      subtract: async (key, points, windowSeconds) => {
+        await Promise.all([this.insurance.subtract(key, points, windowSeconds), this.refundInRedis(key, points, windowSeconds)]);
+      },
+    };
+  }
+
+  /** Takes back points counted in Redis; one that cannot be sent now is sent when Redis returns. */
+  private async refundInRedis(key: string, points: number, windowSeconds: number): Promise<void> {
+    if (this.client.status !== 'ready') {
+      this.journal.noteRefund(key, points, windowSeconds, Date.now());
+      return;
+    }
+    // Sent, unanswered: Redis runs it when it catches up.
+    await this.subtractInRedis(key, points, windowSeconds).catch(() => undefined);
+  }
+
+  /**
+   * Redis is back: what this replica counted and refunded meanwhile goes into the shared counters
+   * (refunds first: they are of points Redis counted before, which a restarted Redis lost). A
+   * window that Redis lost opens again with the points, as for a first request, unless it opens
+   * from the database; one that ended here carries nothing. Entries that fail wait for the next return.
+   */
+  private async carryOver(): Promise<void> {
+    if (this.journal.size === 0) return;
+    const entries = this.journal.takeAll(Date.now());
+    const failed: JournalEntry[] = [];
+    await Promise.all(
+      entries.map(async (entry) => {
+        try {
+          if (entry.refunded > 0) await this.subtractInRedis(entry.key, entry.refunded, entry.windowSeconds);
+          entry.refunded = 0;
+          if (entry.added === 0) return;
+          // A window that opens from the database (a day's characters) and that Redis lost opens
+          // again from it, and it holds the outage's requests already: added to only while open.
+          if (entry.openingCount !== undefined) await this.client.eval(ADD_TO_OPEN_WINDOW_SCRIPT, 1, this.redisKey(entry.key, entry.windowSeconds), entry.added);
+          else await this.addInRedis([{ key: entry.key, points: entry.added, windowSeconds: entry.windowSeconds, quota: UNBOUNDED_QUOTA }]);
+        } catch {
+          failed.push(entry);
+        }
+      }),
+    );
+    if (failed.length > 0) this.journal.putBack(failed, Date.now());
   }
 
   private async subtractInRedis(key: string, points: number, windowSeconds: number): Promise<void> {

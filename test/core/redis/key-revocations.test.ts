@@ -3,6 +3,8 @@ import { AccountService, openAccountStore, RedisKeyRevocations, type AccountStor
 import { ownRedis, sharedPostgres, sharedRedis } from '../../support/servers/shared-servers';
 import type { RedisServer } from '../../support/servers/redis-server';
 import { holdsWithin } from '../../support/eventually';
+import { StallableTcpProxy } from '../../support/servers/stallable-tcp-proxy';
+import { HEARTBEAT_MS } from '../../../core/redis/redis-heartbeat';
 
 const FAST_SCRYPT = { cost: 1024, blockSize: 8, parallelization: 1 };
 /** Long enough that only a broadcast can explain a replica dropping a key in the test. */
@@ -73,6 +75,39 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     await b.accounts.authenticate(second.apiKey);
     await a.accounts.revokeKey(first.account.id, second.id);
     expect(await holdsWithin(refuses(b.accounts, second.apiKey), 3000)).to.equal(true);
+  });
+
+  it('while its subscription is down, reads keys from the database: a key revoked on another replica meanwhile is refused at once', async () => {
+    const redis: RedisServer = await ownRedis();
+    const [a, b] = await twoReplicas(redis.url, 'gap');
+    const { account, apiKey } = await a.accounts.register('gap@example.com', 'correct horse battery');
+    expect((await b.accounts.authenticate(apiKey.apiKey)).keyId).to.equal(apiKey.id);
+    const subscriberOfB = (b.revocations as unknown as { subscriber: { status: string } }).subscriber;
+    await redis.stop();
+    expect(await holdsWithin(async () => subscriberOfB.status !== 'ready', 5000)).to.equal(true);
+    // Revoked on A during the gap: the announcement cannot reach B, whose cache still holds the key.
+    await a.accounts.revokeKey(account.id, apiKey.id);
+    expect(await refuses(b.accounts, apiKey.apiKey)()).to.equal(true);
+    await redis.resume();
+  });
+
+  it('notices a subscription whose network silently stopped passing packets, and refuses a key revoked meanwhile', async () => {
+    const redis = await sharedRedis();
+    const proxy = await StallableTcpProxy.start(redis.port);
+    try {
+      const databaseUrl = await (await sharedPostgres()).createDatabase('silent');
+      const a = await replica(databaseUrl, redis.url, 'silent:');
+      const b = await replica(databaseUrl, `redis://127.0.0.1:${proxy.port}`, 'silent:');
+      replicas.push(a, b);
+      const { account, apiKey } = await a.accounts.register('silent@example.com', 'correct horse battery');
+      expect((await b.accounts.authenticate(apiKey.apiKey)).keyId).to.equal(apiKey.id);
+      // B's connections stay open but nothing passes: no close, no error, as on a dropped NAT entry.
+      proxy.stall();
+      await a.accounts.revokeKey(account.id, apiKey.id);
+      expect(await holdsWithin(refuses(b.accounts, apiKey.apiKey), 3 * HEARTBEAT_MS)).to.equal(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('drops its key cache after its first Redis outage too, when it began to listen on a connection already up (as the gateway does, after loading its providers)', async () => {

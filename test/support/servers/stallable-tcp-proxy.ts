@@ -8,8 +8,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 export class StallableTcpProxy {
   private stalled = false;
   private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
-  /** Bytes that arrived while stalled, in order, with the socket each is for. */
-  private held: { to: Socket; bytes: Buffer }[] = [];
+  /** Bytes (or an end, `null`) that arrived while stalled, in order, with the socket each is for. */
+  private held: { to: Socket; bytes: Buffer | null }[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -18,7 +18,8 @@ export class StallableTcpProxy {
 
   static async start(targetPort: number, targetHost = '127.0.0.1'): Promise<StallableTcpProxy> {
     let proxy!: StallableTcpProxy;
-    const server = createServer((client) => proxy.accept(client, targetPort, targetHost));
+    // Half-open sockets: a FIN is passed on (or held while stalled) like data, as a cut network would hold it.
+    const server = createServer({ allowHalfOpen: true }, (client) => proxy.accept(client, targetPort, targetHost));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     proxy = new StallableTcpProxy(server, (server.address() as { port: number }).port);
     return proxy;
@@ -33,7 +34,7 @@ export class StallableTcpProxy {
     this.stalled = false;
     const held = this.held;
     this.held = [];
-    for (const { to, bytes } of held) if (!to.destroyed) to.write(bytes);
+    for (const { to, bytes } of held) this.deliver(to, bytes);
   }
 
   /** Pieces of data held back since the stall (a statement sent, not yet passed on). */
@@ -64,18 +65,26 @@ export class StallableTcpProxy {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
-  private pass(to: Socket, bytes: Buffer): void {
+  private pass(to: Socket, bytes: Buffer | null): void {
     if (this.stalled) this.held.push({ to, bytes });
-    else if (!to.destroyed) to.write(bytes);
+    else this.deliver(to, bytes);
+  }
+
+  private deliver(to: Socket, bytes: Buffer | null): void {
+    if (to.destroyed) return;
+    if (bytes === null) to.end();
+    else to.write(bytes);
   }
 
   private accept(client: Socket, targetPort: number, targetHost: string): void {
-    const upstream = createConnection({ port: targetPort, host: targetHost });
+    const upstream = createConnection({ port: targetPort, host: targetHost, allowHalfOpen: true });
     const pair = { client, upstream };
     this.pairs.add(pair);
     // By hand rather than pipe(): a pipe resumes a paused socket on its own when the other drains.
     client.on('data', (bytes: Buffer) => this.pass(upstream, bytes));
     upstream.on('data', (bytes: Buffer) => this.pass(client, bytes));
+    client.on('end', () => this.pass(upstream, null));
+    upstream.on('end', () => this.pass(client, null));
     const end = (): void => {
       this.pairs.delete(pair);
       client.destroy();
