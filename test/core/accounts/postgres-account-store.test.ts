@@ -3,9 +3,17 @@ import { createAccountStore, migratePostgres, openAccountStore, PostgresAccountS
 import { createPostgresPool } from '../../../core/accounts/postgres-pool';
 import { sharedPostgres } from '../../support/servers/shared-servers';
 import { accountRecord, describeAccountStoreContract, keyRecord } from './account-store-contract';
+import { describeKeyCapContract } from './key-cap-contract';
 
 describeAccountStoreContract('PostgreSQL (openAccountStore postgres://)', async () => {
   const url = await (await sharedPostgres()).createDatabase('contract');
+  const store = await openAccountStore(url);
+  return { store, release: () => store.close() };
+});
+
+// Several connections: keys made at once for one account really race on the server.
+describeKeyCapContract('PostgreSQL', async () => {
+  const url = await (await sharedPostgres()).createDatabase('keycap');
   const store = await openAccountStore(url);
   return { store, release: () => store.close() };
 });
