@@ -55,6 +55,28 @@ describe('core/accounts PostgreSQL migrations', () => {
     }
   });
 
+  it('marks the login keys of a database made before the marker existed (migration 14), so that a login can make room', async () => {
+    const url = await (await sharedPostgres()).createDatabase('loginmarker');
+    const now = Date.now();
+    const account = accountRecord('old@example.com');
+    const oldLoginKey = keyRecord(account.id, { name: 'login', createdAt: now - 2_000, expiresAt: now + 86_400_000 });
+    const namedLogin = keyRecord(account.id, { name: 'login', createdAt: now - 1_000 });
+    const older = new PostgresAccountStore(url, { migrations: POSTGRES_MIGRATIONS.filter((migration) => migration.version < 14) });
+    await older.createAccountWithKey(account, keyRecord(account.id, { createdAt: now - 3_000 }));
+    await older.createApiKey(oldLoginKey);
+    await older.createApiKey(namedLogin);
+    await older.close();
+    const upgraded = new PostgresAccountStore(url);
+    try {
+      expect(await upgraded.findApiKeyByHash(oldLoginKey.keyHash)).to.include({ madeByLogin: true });
+      expect(await upgraded.findApiKeyByHash(namedLogin.keyHash)).to.include({ madeByLogin: false });
+      const result = await upgraded.createApiKeyWithinCap(keyRecord(account.id, { createdAt: now, madeByLogin: true }), { maxLiveKeys: 3, evictLoginKeys: true, now });
+      expect(result).to.deep.equal({ outcome: 'created', evictedKeyIds: [oldLoginKey.id] });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
   it('rolls back a failing migration whole and reports which one failed', async () => {
     const url = await (await sharedPostgres()).createDatabase('broken');
     const pool = createPostgresPool(url);
