@@ -7,7 +7,7 @@ export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 100;
 export function keyCapReached(liveKeys: number, maxLiveKeys: number): GatewayError {
   return new GatewayError(
     'TTS_ERR_CONFLICT',
-    `This account has ${liveKeys} live API keys, the most it may have is ${maxLiveKeys}; revoke one (DELETE /api/v1/auth/keys/{id}) before making another`,
+    `This account has ${liveKeys} live API keys, the most it may have is ${maxLiveKeys}; revoke one before making another`,
     { details: [{ field: 'keys', reason: 'limit' }] },
   );
 }
