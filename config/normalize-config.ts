@@ -211,6 +211,7 @@ export function normalizeConfig({ file, sourceFile, baseDirectory, env, skipped 
     auth: {
       registration: file.auth.registration,
       loginKeyTtlMs: problems.positiveMilliseconds(file.auth.loginKeyTtl, 'auth.loginKeyTtl'),
+      maxKeysPerAccount: file.auth.maxKeysPerAccount,
       throttle: {
         failures: file.auth.throttle.failures,
         addressFailures: file.auth.throttle.addressFailures,

@@ -197,6 +197,8 @@ export const CONFIG_FILE_SCHEMA = {
     auth: section({
       registration: { enum: ['open', 'closed'], default: 'open' },
       loginKeyTtl: duration('30d'),
+      // Live keys one account may hold: POST /auth/keys is refused at it, a login replaces the oldest login key.
+      maxKeysPerAccount: countWithDefault(1, 100_000, 100),
       throttle: section({
         failures: countWithDefault(1, 10_000, 5),
         addressFailures: countWithDefault(1, 100_000, 20),

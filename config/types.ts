@@ -132,6 +132,8 @@ export interface AuthConfig {
   readonly registration: ConfigFile['auth']['registration'];
   /** Lifetime of a key issued by login, in milliseconds. */
   readonly loginKeyTtlMs: number;
+  /** Live keys one account may hold (then POST /auth/keys is 409; a login revokes the oldest login key). */
+  readonly maxKeysPerAccount: number;
   readonly throttle: AuthThrottleConfig;
 }
 

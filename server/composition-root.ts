@@ -306,6 +306,7 @@ function registerStorage(container: DependencyContainer, config: GatewayConfig, 
         new AccountService(scope.resolve<AccountStore>(TOKENS.accountStore), {
           registration: config.auth.registration,
           loginKeyTtlMs: config.auth.loginKeyTtlMs,
+          maxKeysPerAccount: config.auth.maxKeysPerAccount,
           keyCacheTtlMs: shared.keyCacheTtlMs,
           revocations: shared.revocations,
           activityFlushMs: ACTIVITY_FLUSH_MS,

@@ -5,6 +5,7 @@ import { publicAccount, summarizeKey, type ApiKeySummary, type AuthenticatedKey,
 import { ActivityWriter } from './activity-writer';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { checkKeyLifetime, checkKeyName, isExpired, issueApiKey } from './api-key-issuing';
+import { DEFAULT_MAX_KEYS_PER_ACCOUNT, keyCapReached } from './key-cap';
 import { checkPassword, checkWellFormedPassword, earlierStoredForm, foldEmail, mayBeStoredEmail, normalizeEmail } from './credential-rules';
 import type { KeyRevocations } from './key-revocations';
 import { LoginPasswordCheck } from './login-password-check';
@@ -25,6 +26,8 @@ export interface AccountServiceOptions {
   readonly registration: 'open' | 'closed';
   /** Lifetime of keys issued by login, in milliseconds; absent = they never expire. */
   readonly loginKeyTtlMs?: number;
+  /** Live keys one account may hold (`auth.maxKeysPerAccount`); absent = DEFAULT_MAX_KEYS_PER_ACCOUNT. */
+  readonly maxKeysPerAccount?: number;
   /** Lower only in tests; stored hashes carry their own parameters. */
   readonly scrypt?: ScryptParameters;
   /** Checks a password against a stored hash; tests wrap the real one to watch the work done. */
@@ -127,7 +130,8 @@ export class AccountService {
     if (!account || !matches) throw new GatewayError('TTS_ERR_UNAUTHORIZED', BAD_CREDENTIALS);
     const ttl = this.options.loginKeyTtlMs;
     const { record, issued } = this.newKey(account.id, 'login', ttl === undefined ? null : this.now() + ttl);
-    await this.store.createApiKey(record);
+    // At the cap the oldest login key makes room: a user who lost every key can only get one by logging in.
+    await this.createWithinCap({ ...record, madeByLogin: true }, true);
     return { account: publicAccount(account), apiKey: issued };
   }
 
@@ -156,8 +160,19 @@ export class AccountService {
     const trimmed = checkKeyName(name);
     checkKeyLifetime(expiresInSeconds);
     const { record, issued } = this.newKey(accountId, trimmed, expiresInSeconds === undefined ? null : this.now() + expiresInSeconds * 1000);
-    await this.store.createApiKey(record);
+    await this.createWithinCap(record, false);
     return issued;
+  }
+
+  /** Stores a key unless the account is at its key cap (409); evicted login keys are revoked like any other. */
+  private async createWithinCap(record: ApiKeyRecord, evictLoginKeys: boolean): Promise<void> {
+    const maxLiveKeys = this.options.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
+    const result = await this.store.createApiKeyWithinCap(record, { maxLiveKeys, evictLoginKeys, now: this.now() });
+    if (result.outcome === 'at-cap') throw keyCapReached(result.liveKeys, maxLiveKeys);
+    for (const keyId of result.evictedKeyIds) {
+      this.authenticator.forgetKey(keyId);
+      await this.options.revocations?.announce(keyId);
+    }
   }
 
   /** Deletes expired keys; answers how many (run periodically by the gateway). */

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   readonly revokedAt: number | null;
   /** When the key stops working (Unix milliseconds); null = never. Absent in records written before expiry existed. */
   readonly expiresAt?: number | null;
+  /** Made by a login: the key a login at the account's key cap may revoke to make room (absent = false). */
+  readonly madeByLogin?: boolean;
 }
 
 /** One billable synthesis. */
@@ -104,6 +106,20 @@ export interface AccountActivity {
   readonly sender?: ActivitySender;
 }
 
+/** The most live keys an account may hold when a key is made, and whether login keys may make room. */
+export interface KeyCap {
+  readonly maxLiveKeys: number;
+  /** Revoke the account's oldest live login keys, as many as needed, rather than refuse. */
+  readonly evictLoginKeys: boolean;
+  /** Keys expired at this time are not live (Unix ms); also the revocation time of evicted keys. */
+  readonly now: number;
+}
+
+/** Result of making a key under a cap: made (and the ids of login keys revoked for it), or refused. */
+export type CappedKeyResult =
+  | { readonly outcome: 'created'; readonly evictedKeyIds: readonly string[] }
+  | { readonly outcome: 'at-cap'; readonly liveKeys: number };
+
 /** Result of inserting an account: a unique-email clash is an expected outcome, not a crash. */
 export type CreateAccountResult = 'created' | 'duplicate-email';
 
@@ -118,6 +134,12 @@ export interface AccountStore {
   /** Inserts an account with its first key, atomically; `duplicate-email` when the email is taken (race-safe). */
   createAccountWithKey(account: AccountRecord, key: ApiKeyRecord): Promise<CreateAccountResult>;
   createApiKey(key: ApiKeyRecord): Promise<void>;
+  /**
+   * Inserts a key unless its account would then hold more than `cap.maxLiveKeys` live keys; with
+   * `cap.evictLoginKeys`, the oldest live login keys are revoked to make room when there are enough
+   * of them. Counting, revoking and inserting are one transaction, serialized per account.
+   */
+  createApiKeyWithinCap(key: ApiKeyRecord, cap: KeyCap): Promise<CappedKeyResult>;
   /** Finds a key by the hash of its value, revoked or not. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /** All keys of an account (revoked ones included), oldest first. */

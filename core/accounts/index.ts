@@ -7,9 +7,11 @@ export type {
   ActivityPart,
   ActivitySender,
   ApiKeyRecord,
+  CappedKeyResult,
   CreateAccountResult,
   DailyUsageRecord,
   FailedUsageRecord,
+  KeyCap,
   UsageRecord,
 } from './account-store';
 export { buildUsageReport, usageDays, type UsageRange, type UsageReport, type UsageTotals } from './usage-report';
@@ -34,4 +36,5 @@ export {
 } from './account-service';
 export { ApiKeyCache, type ApiKeyCacheOptions, type CachedKey } from './api-key-cache';
 export type { KeyRevocations } from './key-revocations';
+export { DEFAULT_MAX_KEYS_PER_ACCOUNT, isKeyCapReached } from './key-cap';
 export { LoginThrottle, type CredentialAction, type LoginThrottleOptions, type ThrottledAttempt } from './login-throttle';

@@ -6,8 +6,10 @@ import type {
   AccountRecord,
   AccountStore,
   ApiKeyRecord,
+  CappedKeyResult,
   CreateAccountResult,
   DailyUsageRecord,
+  KeyCap,
   UsageRecord,
 } from './account-store';
 import { dailyAdditions } from './daily-additions';
@@ -17,6 +19,7 @@ import { postgresFailure } from './postgres-failure';
 import { migrateOnOwnConnection } from './postgres-migrate';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 import { PostgresDeadline } from './postgres-deadline';
+import { createApiKeyWithinCap } from './postgres-key-cap';
 import { createPostgresPool, STALLED_SERVER_MARGIN_MS, type PostgresPoolOptions } from './postgres-pool';
 import { inTransaction, queryWithin } from './postgres-transaction';
 import { addDaily, charactersByKey, getAccountLimits, insertUsageRows, listDailyUsage, setAccountLimits, type PostgresQuery } from './postgres-usage-and-limits';
@@ -39,6 +42,7 @@ interface ApiKeyRow {
   last_used_at: number | null;
   revoked_at: number | null;
   expires_at: number | null;
+  made_by_login: boolean;
 }
 
 interface UsageRow {
@@ -62,9 +66,10 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
   expiresAt: row.expires_at,
+  madeByLogin: row.made_by_login,
 });
 
-const KEY_COLUMNS = 'id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at';
+const KEY_COLUMNS = 'id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at, made_by_login';
 
 /** 23505 unique_violation on the accounts' email constraint. */
 function isDuplicateEmail(error: unknown): boolean {
@@ -144,7 +149,7 @@ export class PostgresAccountStore implements AccountStore {
     try {
       return await this.transaction(async (query): Promise<CreateAccountResult> => {
         await query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [account.id, account.email, account.passwordHash, account.createdAt]);
-        await query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
+        await insertKey(query, key);
         return 'created';
       }, this.deadline());
     } catch (error) {
@@ -164,7 +169,11 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async createApiKey(key: ApiKeyRecord): Promise<void> {
-    await this.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, keyValues(key));
+    await insertKey(this.query, key);
+  }
+
+  createApiKeyWithinCap(key: ApiKeyRecord, cap: KeyCap): Promise<CappedKeyResult> {
+    return this.transaction((query) => createApiKeyWithinCap(query, key, cap, (record) => insertKey(query, record)), this.deadline());
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
@@ -245,6 +254,9 @@ export class PostgresAccountStore implements AccountStore {
   }
 }
 
-function keyValues(key: ApiKeyRecord): unknown[] {
-  return [key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null];
+/** The login marker is written only when set: its column defaults to false, and a store on older migrations (tests of upgrades) lacks it. */
+function insertKey(query: PostgresQuery, key: ApiKeyRecord): Promise<unknown> {
+  const values = [key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null];
+  const marker = key.madeByLogin ? [', made_by_login', ', TRUE'] : ['', ''];
+  return query(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at${marker[0]}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9${marker[1]})`, values);
 }

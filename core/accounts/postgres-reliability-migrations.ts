@@ -1,7 +1,7 @@
 import type { Migration } from './migrations';
 import { BACKFILL_DAILY_USAGE } from './usage-daily-backfill';
 
-/** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage, batches written once) for PostgreSQL. */
+/** Twins of RELIABILITY_MIGRATIONS (key expiry, daily usage, batches written once, login keys' marker) for PostgreSQL. */
 export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
@@ -44,5 +44,14 @@ export const POSTGRES_RELIABILITY_MIGRATIONS: readonly Migration[] = [
     version: 13,
     name: 'daily usage of the rows written before it existed',
     sql: BACKFILL_DAILY_USAGE.replaceAll('{day}', "to_char(to_timestamp(created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"),
+  },
+  {
+    version: 14,
+    name: 'api keys made by login',
+    // Keys from before it: a login always named its key 'login' and, since expiry, gave it one.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN made_by_login BOOLEAN NOT NULL DEFAULT FALSE;
+      UPDATE api_keys SET made_by_login = TRUE WHERE name = 'login' AND expires_at IS NOT NULL;
+    `,
   },
 ];

@@ -1,7 +1,7 @@
 import type { Migration } from './migrations';
 import { BACKFILL_DAILY_USAGE } from './usage-daily-backfill';
 
-/** Key expiry, daily usage (issue 10) and batches written once; numbered apart from other work's migrations. */
+/** Key expiry, daily usage (issue 10), batches written once and the login keys' marker; numbered apart from other work's migrations. */
 export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
@@ -44,5 +44,14 @@ export const RELIABILITY_MIGRATIONS: readonly Migration[] = [
     version: 13,
     name: 'daily usage of the rows written before it existed',
     sql: BACKFILL_DAILY_USAGE.replaceAll('{day}', "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')"),
+  },
+  {
+    version: 14,
+    name: 'api keys made by login',
+    // Keys from before it: a login always named its key 'login' and, since expiry, gave it one.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN made_by_login INTEGER NOT NULL DEFAULT 0;
+      UPDATE api_keys SET made_by_login = 1 WHERE name = 'login' AND expires_at IS NOT NULL;
+    `,
   },
 ];

@@ -6,8 +6,10 @@ import type {
   AccountRecord,
   AccountStore,
   ApiKeyRecord,
+  CappedKeyResult,
   CreateAccountResult,
   DailyUsageRecord,
+  KeyCap,
   UsageRecord,
 } from './account-store';
 import { dailyAdditions } from './daily-additions';
@@ -15,6 +17,7 @@ import { SQLITE_MIGRATIONS, type Migration } from './migrations';
 import { SqliteAccountLimits } from './sqlite-account-limits';
 import { SqliteActivityWriters } from './sqlite-activity-writers';
 import { SqliteDailyUsage } from './sqlite-daily-usage';
+import { SqliteKeyCap } from './sqlite-key-cap';
 import { sqliteFailure } from './sqlite-failure';
 import { readFirstPages } from './sqlite-first-pages';
 import { retryWhileLocked } from './sqlite-lock-retry';
@@ -36,6 +39,7 @@ interface ApiKeyRow {
   last_used_at: number | null;
   revoked_at: number | null;
   expires_at?: number | null;
+  made_by_login?: number;
 }
 
 interface UsageRow {
@@ -64,6 +68,7 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
   expiresAt: row.expires_at ?? null,
+  madeByLogin: row.made_by_login === 1,
 });
 
 /** How long a statement waits for another connection's lock by default (`database.statementTimeout`). */
@@ -90,6 +95,8 @@ export class SqliteAccountStore implements AccountStore {
   private readonly database: Database.Database;
   private readonly dailyUsage: SqliteDailyUsage;
   private readonly limits: SqliteAccountLimits;
+  /** Prepared at the first use: a store opened on older migrations (tests of upgrades) has no login marker. */
+  private keyCap?: SqliteKeyCap;
   /** Prepared once: the data-version check runs on every authenticated request. */
   private readonly dataVersion: Database.Statement;
   /** Prepared once, at the first use: every batch of activity runs it for each request it carries. */
@@ -177,10 +184,17 @@ export class SqliteAccountStore implements AccountStore {
     await this.guarded(() => this.insertKey(key));
   }
 
+  async createApiKeyWithinCap(key: ApiKeyRecord, cap: KeyCap): Promise<CappedKeyResult> {
+    this.keyCap ??= new SqliteKeyCap(this.database, (record) => this.insertKey(record));
+    return await this.guarded(() => this.keyCap!.createWithinCap(key, cap));
+  }
+
   private insertKey(key: ApiKeyRecord): void {
+    // The marker is written only when set: its column defaults to 0, and a store on older migrations (tests of upgrades) lacks it.
+    const marker = key.madeByLogin ? [', made_by_login', ', 1'] : ['', ''];
     this.database
       .prepare(
-        'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at, last_used_at, revoked_at, expires_at${marker[0]}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?${marker[1]})`,
       )
       .run(key.id, key.accountId, key.name, key.prefix, key.keyHash, key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null);
   }

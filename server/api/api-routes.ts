@@ -78,12 +78,13 @@ export const API_ROUTES = {
     path: '/api/v1/auth/login',
     tag: 'Accounts and keys',
     summary: 'Log in: issues a new API key named `login`',
-    description: 'An unknown email and a wrong password answer the same 401.',
+    description:
+      'An unknown email and a wrong password answer the same 401. At `auth.maxKeysPerAccount` live keys the oldest key a login made is revoked to make room; when the account holds no such key (all made with POST /auth/keys, at registration or by the CLI), 409 and nothing changes.',
     security: 'public',
     errorFormat: 'envelope',
     requestBody: { schema: LOGIN_SCHEMA, example: credentialsExample },
     responses: [ok('Logged in; a new API key was issued', ISSUED_ACCOUNT_KEY_SCHEMA)],
-    errors: ['TTS_ERR_UNAUTHORIZED', 'TTS_ERR_RATE_LIMITED', ...DATABASE_ERRORS],
+    errors: ['TTS_ERR_UNAUTHORIZED', 'TTS_ERR_CONFLICT', 'TTS_ERR_RATE_LIMITED', ...DATABASE_ERRORS],
   },
   listKeys: {
     method: 'get',
@@ -100,12 +101,13 @@ export const API_ROUTES = {
     path: '/api/v1/auth/keys',
     tag: 'Accounts and keys',
     summary: 'Create another API key for the caller',
-    description: 'Several keys may be live at once: create the new one, switch, revoke the old one.',
+    description:
+      'Several keys may be live at once: create the new one, switch, revoke the old one. An account holds at most `auth.maxKeysPerAccount` live keys (default 100): at that many, 409 and nothing is made; revoke one first.',
     security: 'key',
     errorFormat: 'envelope',
     requestBody: { schema: CREATE_KEY_SCHEMA, example: { name: 'ci', expiresIn: 2_592_000 } },
     responses: [ok('API key created; it is shown only once', ISSUED_KEY_SCHEMA)],
-    errors: DATABASE_ERRORS,
+    errors: ['TTS_ERR_CONFLICT', ...DATABASE_ERRORS],
   },
   revokeKey: {
     method: 'delete',

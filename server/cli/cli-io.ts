@@ -50,7 +50,7 @@ export async function withAccounts<T>(
     if (revocations && !(await revocations.connected(REDIS_CONNECT_TIMEOUT_MS))) {
       io.stderr.write('Redis is unreachable: the replicas will refuse the key within their 10 s key cache time\n');
     }
-    const accounts = new AccountService(store, { registration: config.auth.registration, revocations });
+    const accounts = new AccountService(store, { registration: config.auth.registration, maxKeysPerAccount: config.auth.maxKeysPerAccount, revocations });
     return await action({ accounts, operator: new AccountOperator(accounts, store) });
   } finally {
     await revocations?.close();

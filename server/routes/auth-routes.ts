@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { isGatewayError, type AccountService, type CredentialAction, type IssuedApiKey, type LoginThrottle, type PublicAccount } from '../../core';
+import { isGatewayError, isKeyCapReached, type AccountService, type CredentialAction, type IssuedApiKey, type LoginThrottle, type PublicAccount } from '../../core';
 import { sendSuccess } from '../envelope';
 import { principalOf } from '../request-context';
 
@@ -20,7 +20,10 @@ const clientAddress = (request: Request): string => request.ip ?? request.socket
 
 /** Handlers of /api/v1/auth: registration, login and the caller's own keys. */
 export function createAuthRoutes(accounts: AccountService, throttle: LoginThrottle) {
-  /** Runs a password action under the throttle: refused early when blocked, counted as a failure unless it succeeds or the fault is the server's; a registration counts against its address only when it made an account. */
+  /**
+   * Runs a password action under the throttle: refused early when blocked, counted as a failure unless it succeeds or the fault is the server's; a registration counts against its address only when it made an account.
+   * A login refused at the account's key cap gave the right password: not counted either, so that it never ends in a 429.
+   */
   async function throttled<T>(action: CredentialAction, request: Request, work: (credentials: Credentials) => Promise<T>): Promise<T> {
     const credentials = request.body as Credentials;
     const attempt = await throttle.attempt(action, credentials.email, clientAddress(request));
@@ -29,7 +32,7 @@ export function createAuthRoutes(accounts: AccountService, throttle: LoginThrott
       await attempt.succeeded();
       return result;
     } catch (error) {
-      if (isGatewayError(error) && error.status >= 400 && error.status < 500) await attempt.failed();
+      if (isGatewayError(error) && error.status >= 400 && error.status < 500 && !isKeyCapReached(error)) await attempt.failed();
       else await attempt.withdraw();
       throw error;
     }

@@ -62,4 +62,11 @@ providers: [{ plugin: espeak, resilience: { breaker: { tries: 3 } } }]
     expect(error.problems).to.include('resilience.maxBackoff: must not be shorter than backoff');
     expect(error.problems).to.include('auth.loginKeyTtl: must be a duration greater than zero');
   });
+
+  it('caps live keys per account at 100 by default, takes another cap and refuses one below 1', async () => {
+    expect((await loadConfig({ argv: [], env: {}, cwd: directory.path })).auth.maxKeysPerAccount).to.equal(100);
+    expect((await load('auth: { maxKeysPerAccount: 5 }\n')).auth.maxKeysPerAccount).to.equal(5);
+    const error = (await rejection(load('auth: { maxKeysPerAccount: 0 }\n'))) as ConfigError;
+    expect(error.problems.join('\n')).to.include('auth.maxKeysPerAccount');
+  });
 });

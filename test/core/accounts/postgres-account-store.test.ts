@@ -3,9 +3,17 @@ import { createAccountStore, migratePostgres, openAccountStore, PostgresAccountS
 import { createPostgresPool } from '../../../core/accounts/postgres-pool';
 import { sharedPostgres } from '../../support/servers/shared-servers';
 import { accountRecord, describeAccountStoreContract, keyRecord } from './account-store-contract';
+import { describeKeyCapContract } from './key-cap-contract';
 
 describeAccountStoreContract('PostgreSQL (openAccountStore postgres://)', async () => {
   const url = await (await sharedPostgres()).createDatabase('contract');
+  const store = await openAccountStore(url);
+  return { store, release: () => store.close() };
+});
+
+// Several connections: keys made at once for one account really race on the server.
+describeKeyCapContract('PostgreSQL', async () => {
+  const url = await (await sharedPostgres()).createDatabase('keycap');
   const store = await openAccountStore(url);
   return { store, release: () => store.close() };
 });
@@ -42,6 +50,28 @@ describe('core/accounts PostgreSQL migrations', () => {
     try {
       expect(await upgraded.appliedMigrations()).to.deep.equal([...POSTGRES_MIGRATIONS.map((migration) => migration.version), 999]);
       expect((await upgraded.findAccountByEmail('kept@example.com'))?.id).to.equal(account.id);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it('marks the login keys of a database made before the marker existed (migration 14), so that a login can make room', async () => {
+    const url = await (await sharedPostgres()).createDatabase('loginmarker');
+    const now = Date.now();
+    const account = accountRecord('old@example.com');
+    const oldLoginKey = keyRecord(account.id, { name: 'login', createdAt: now - 2_000, expiresAt: now + 86_400_000 });
+    const namedLogin = keyRecord(account.id, { name: 'login', createdAt: now - 1_000 });
+    const older = new PostgresAccountStore(url, { migrations: POSTGRES_MIGRATIONS.filter((migration) => migration.version < 14) });
+    await older.createAccountWithKey(account, keyRecord(account.id, { createdAt: now - 3_000 }));
+    await older.createApiKey(oldLoginKey);
+    await older.createApiKey(namedLogin);
+    await older.close();
+    const upgraded = new PostgresAccountStore(url);
+    try {
+      expect(await upgraded.findApiKeyByHash(oldLoginKey.keyHash)).to.include({ madeByLogin: true });
+      expect(await upgraded.findApiKeyByHash(namedLogin.keyHash)).to.include({ madeByLogin: false });
+      const result = await upgraded.createApiKeyWithinCap(keyRecord(account.id, { createdAt: now, madeByLogin: true }), { maxLiveKeys: 3, evictLoginKeys: true, now });
+      expect(result).to.deep.equal({ outcome: 'created', evictedKeyIds: [oldLoginKey.id] });
     } finally {
       await upgraded.close();
     }

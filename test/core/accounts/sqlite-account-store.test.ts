@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountStore, SqliteAccountStore } from '../../../core';
 import { describeAccountStoreContract } from './account-store-contract';
+import { describeKeyCapContract } from './key-cap-contract';
 
 describeAccountStoreContract('SQLite in memory (createAccountStore sqlite::memory:)', async () => {
+  const store = createAccountStore('sqlite::memory:');
+  return { store, release: () => store.close() };
+});
+
+describeKeyCapContract('SQLite in memory', async () => {
   const store = createAccountStore('sqlite::memory:');
   return { store, release: () => store.close() };
 });

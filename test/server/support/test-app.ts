@@ -24,6 +24,8 @@ export interface TestAppOptions {
   /** Request and character limits; none by default. */
   readonly limits?: LimitsConfig;
   readonly loginKeyTtlMs?: number;
+  /** `auth.maxKeysPerAccount`; 100 by default, as in the config. */
+  readonly maxKeysPerAccount?: number;
   readonly throttle?: AuthThrottleConfig;
   /** The accounts' clock (key expiry); the real one by default. */
   readonly now?: () => number;
@@ -85,6 +87,7 @@ export function testConfig(options: TestAppOptions, audioPath: string): GatewayC
     auth: {
       registration: options.registration ?? 'open',
       loginKeyTtlMs: options.loginKeyTtlMs ?? 30 * 86_400_000,
+      maxKeysPerAccount: options.maxKeysPerAccount ?? 100,
       // Registrations per address far above the default: these apps register many accounts from one address.
       throttle: options.throttle ?? { failures: 5, addressFailures: 20, addressRegistrations: 1_000, windowMs: 15 * 60_000 },
     },
@@ -110,6 +113,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const accounts = new AccountService(store, {
     registration: config.auth.registration,
     loginKeyTtlMs: config.auth.loginKeyTtlMs,
+    maxKeysPerAccount: config.auth.maxKeysPerAccount,
     scrypt: { cost: 1024, blockSize: 8, parallelization: 1 },
     now: options.now,
   });
