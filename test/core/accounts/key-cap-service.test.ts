@@ -18,7 +18,7 @@ describe('core/accounts key cap', () => {
     store = new SqliteAccountStore(':memory:');
     announced = [];
     clock = Date.UTC(2026, 0, 10);
-    const revocations: KeyRevocations = { announce: async (keyId) => void announced.push(keyId), listen: () => undefined };
+    const revocations: KeyRevocations = { announce: async (keyId) => void announced.push(keyId), listen: () => undefined, isListening: () => true };
     service = new AccountService(store, { registration: 'open', scrypt: FAST_SCRYPT, loginKeyTtlMs: 86_400_000, maxKeysPerAccount: 2, revocations, now: () => (clock += 1) });
   });
   afterEach(() => store.close());
