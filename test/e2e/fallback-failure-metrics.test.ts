@@ -6,11 +6,13 @@ import { faultGatewayForSuite } from './fault-gateway';
 import { ScriptedUpstream, step } from './scripted-upstream';
 
 /**
- * A route's request that fails before any target served is counted under the provider whose
- * failure it answers, not under provider "(unknown)": a route's provider is chosen per request,
- * so its name cannot say which one, but the failure can.
+ * A route's failed request is counted under a provider, not under "(unknown)": a route's provider
+ * is chosen per request, so its name cannot say which one. One that fails before any target
+ * served is counted under the provider whose failure it answers; a stream broken off midway under
+ * the provider that served it (its first byte and a complete stream name that one too).
+ * Counts add up over the suite: each test expects the sum so far.
  */
-describe('e2e: the metrics of a fallback route whose targets all fail', function () {
+describe('e2e: the metrics of a fallback route that fails', function () {
   this.timeout(30_000);
   const upstream = ScriptedUpstream.forSuite();
   const subject = faultGatewayForSuite(
@@ -49,5 +51,23 @@ describe('e2e: the metrics of a fallback route whose targets all fail', function
     const { unknown, backup, lines } = await counted('upstream_error');
     expect(unknown, lines).to.equal(undefined);
     expect(backup, lines).to.equal(2);
+  });
+
+  it('counts a stream the fallback target began and broke off under that provider', async () => {
+    upstream.script(step.status(503), step.truncated);
+    upstream.fallback = step.audio;
+    const failure = await request(subject.gateway.app)
+      .post('/api/v1/common/tts-stream')
+      .set('X-API-Key', subject.apiKey)
+      .send(body)
+      .buffer(true)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure, 'the client should see the connection cut').to.be.instanceOf(Error);
+    const { unknown, backup, lines } = await counted('upstream_error');
+    expect(unknown, lines).to.equal(undefined);
+    expect(backup, lines).to.equal(3);
   });
 });

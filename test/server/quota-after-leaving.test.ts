@@ -1,10 +1,11 @@
-import { request as httpRequest, type ClientRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { GatewayError } from '../../core';
 import { eventually } from '../support/eventually';
 import { fakeStream } from './support/failing-stream';
+import { rawStreamRequest } from './support/raw-stream-request';
 import { buildTestApp, type TestApp } from './support/test-app';
 
 /** The daily characters these apps allow: one 25-character request fits, two do not. */
@@ -67,13 +68,7 @@ describe('server limits: the characters of a stream its client leaves', function
   });
 
   /** Starts a tts-stream of 25 characters on a raw connection; answers the request and its first body bytes (if any come). */
-  function streamOf(firstLetter: string): { client: ClientRequest; firstBytes: Promise<Buffer> } {
-    const client = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/common/tts-stream', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' } });
-    client.on('error', () => undefined);
-    const firstBytes = new Promise<Buffer>((resolve) => client.once('response', (response) => response.once('data', resolve)));
-    client.end(JSON.stringify({ model: 'espeak-ng', voice: 'en-us', text: firstLetter.repeat(25) }));
-    return { client, firstBytes };
-  }
+  const streamOf = (firstLetter: string) => rawStreamRequest(port, '/api/v1/common/tts-stream', apiKey, { model: 'espeak-ng', voice: 'en-us', text: firstLetter.repeat(25) });
 
   /** Whether 25 more characters still fit today. */
   async function twentyFiveMoreFit(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { request as httpRequest, type ClientRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -7,6 +7,7 @@ import type { StreamFunction, SynthesizeFunction } from '../../server/app-depend
 import { appliedPlan } from '../support/applied-plan';
 import { eventually } from '../support/eventually';
 import { fakeStream } from './support/failing-stream';
+import { rawStreamRequest } from './support/raw-stream-request';
 import { buildTestApp, type TestApp } from './support/test-app';
 
 /** The daily characters these apps allow: one 25-character request fits, two do not. */
@@ -90,13 +91,7 @@ describe('server usage: the row of a request its client leaves agrees with the d
   });
 
   /** Starts a stream on a raw connection; answers the request and its first body bytes (if any come). */
-  function streamOf(route: StreamingRoute): { client: ClientRequest; firstBytes: Promise<Buffer> } {
-    const client = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: route.path, headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' } });
-    client.on('error', () => undefined);
-    const firstBytes = new Promise<Buffer>((resolve) => client.once('response', (response) => response.once('data', resolve)));
-    client.end(JSON.stringify(route.body));
-    return { client, firstBytes };
-  }
+  const streamOf = (route: StreamingRoute) => rawStreamRequest(port, route.path, apiKey, route.body);
 
   /** Whether 25 more characters still fit today. */
   async function twentyFiveMoreFit(): Promise<boolean> {

@@ -111,20 +111,24 @@ describe('core/redis RedisWindowCounters: what was counted while Redis was away 
     await eventually(async () => void expect(await dayCount(admin, prefix)).to.equal('0'));
   });
 
-  it('a daily count that a restarted Redis lost opens again from the characters the database holds by then, not from those read in the morning', async () => {
+  /** A daily quota of 100 characters over a Redis of its own; `database.stored` is what the usage rows hold for the day (the counters' opening count). */
+  async function dailyLimiterOnOwnRedis() {
     const redis = await ownRedis();
-    const prefix = `${randomUUID()}:`;
-    const counters = new RedisWindowCounters(await client(redis.url), prefix);
-    // What the database holds for the day (usage rows), as the counters' opening count.
-    let stored = 0;
+    const counters = new RedisWindowCounters(await client(redis.url), `${randomUUID()}:`);
+    const database = { stored: 0 };
     const limiter = new SynthesisLimiter({
       limits: { charactersPerDay: 100, perKey: {} },
       counters,
       accountLimits: async () => ({}),
-      storedCharacters: async () => new Map([[CALLER.keyId, stored]]),
+      storedCharacters: async () => new Map([[CALLER.keyId, database.stored]]),
     });
+    return { redis, limiter, database };
+  }
+
+  it('a daily count that a restarted Redis lost opens again from the characters the database holds by then, not from those read in the morning', async () => {
+    const { redis, limiter, database } = await dailyLimiterOnOwnRedis();
     expect((await limiter.admit(CALLER, 90)).refusal).to.equal(undefined);
-    stored = 90;
+    database.stored = 90;
     await redis.stop();
     await disconnected(clients[0]);
     await redis.resume();
@@ -134,22 +138,13 @@ describe('core/redis RedisWindowCounters: what was counted while Redis was away 
   });
 
   it('an outage of a daily count that Redis lost is not counted twice: the database holds its requests too', async () => {
-    const redis = await ownRedis();
-    const prefix = `${randomUUID()}:`;
-    const counters = new RedisWindowCounters(await client(redis.url), prefix);
-    let stored = 0;
-    const limiter = new SynthesisLimiter({
-      limits: { charactersPerDay: 100, perKey: {} },
-      counters,
-      accountLimits: async () => ({}),
-      storedCharacters: async () => new Map([[CALLER.keyId, stored]]),
-    });
+    const { redis, limiter, database } = await dailyLimiterOnOwnRedis();
     expect((await limiter.admit(CALLER, 30)).refusal).to.equal(undefined);
-    stored = 30;
+    database.stored = 30;
     await redis.stop();
     await disconnected(clients[0]);
     expect((await limiter.admit(CALLER, 40)).refusal).to.equal(undefined);
-    stored = 70;
+    database.stored = 70;
     await redis.resume();
     await connected(clients[0]);
     // 70 used in all: 30 left, on this replica as on any other.

@@ -67,4 +67,30 @@ describe('core/storage S3AudioStore (s3rver)', () => {
     expect((error as Error).message).to.equal("The gateway's audio storage is unavailable: S3 answered NoSuchBucket (HTTP 404)");
     expect(await store.locate(`${'A'.repeat(32)}.mp3`).catch((failure: unknown) => failure)).to.satisfy((answer: unknown) => answer === undefined || answer instanceof Error);
   });
+
+  /**
+   * The readiness check puts a small object and deletes it. A delete that failed (S3 answering 500
+   * after the put, a process stopped between the two, a DeleteObjects whose quiet answer lists the
+   * key as refused) left that object for good: the sweeper took only audio names. It now takes
+   * probes past the retention too, as the folder store sweeps its own `.tmp-` probes.
+   */
+  it('sweeps a readiness probe left behind once past the retention; objects that are not the store own stay', async () => {
+    const prefix = `${randomUUID()}/`;
+    const exists = (key: string): Promise<boolean> =>
+      client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
+        () => true,
+        () => false,
+      );
+    let clock = Date.now();
+    const store = new S3AudioStore({ client, bucket: BUCKET, prefix, retentionMs: HOUR, now: () => clock });
+    const leftover = `${prefix}.probe-0123456789ab`;
+    const foreign = `${prefix}.probe-notes.txt`;
+    for (const key of [leftover, foreign]) await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'ok' }));
+    await store.sweep();
+    expect(await exists(leftover), 'a probe within the retention stays').to.equal(true);
+    clock += HOUR + 60_000;
+    await store.sweep();
+    expect(await exists(leftover), 'an expired probe').to.equal(false);
+    expect(await exists(foreign), 'a foreign object').to.equal(true);
+  });
 });
