@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { cutShortReason, FrameWalker } from '../audio/frame-walker';
+import { cutShortReason, FrameWalker, OGG_JUNK } from '../audio/frame-walker';
 import { WavWalker } from '../audio/wav-walker';
 import { FlacWalker } from '../audio/flac-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
@@ -149,6 +149,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
+    if (walker instanceof FrameWalker && walker.junkAfterPages) throw unusableAudio(sources.provider, OGG_JUNK);
     if (walker?.cutShort) throw unusableAudio(sources.provider, cutShortReason(sniffed));
     if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
