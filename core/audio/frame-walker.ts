@@ -5,6 +5,9 @@ import { WavWalker } from './wav-walker';
 import { FLAC_CUT_SHORT, FlacWalker } from './flac-walker';
 import { oggOpusPageSeconds } from './ogg-opus-seconds';
 
+/** Why an Ogg answer with bytes that are no page after (or between) its pages is not whole. */
+export const OGG_JUNK = 'the ogg audio has bytes that are no Ogg page after its pages (corrupt?)';
+
 /** Why a WAV answer is not whole. */
 export const WAV_CUT_SHORT = 'the wav audio ends before the data size in its header (cut short?)';
 
@@ -89,7 +92,9 @@ const SECONDS: Partial<Record<AudioFormat, () => FrameSeconds>> = { mp3: () => m
 /**
  * Follows the frames (MP3, ADTS) or pages (Ogg) of an answer as its bytes arrive, to tell at
  * the end whether it stopped in the middle of one: an answer cut short. Bytes that are not a
- * frame where one should start (a trailing tag, junk) end the walk without a verdict.
+ * frame where one should start end the walk: without a verdict for MP3 and ADTS (a trailing ID3v1
+ * or APE tag is legitimate there), as junk for Ogg (nothing may follow or sit between its pages,
+ * and the decoder would silently stop there, passing a part of the answer as the whole).
  */
 export class FrameWalker {
   private readonly reader: FrameReader;
@@ -99,6 +104,8 @@ export class FrameWalker {
   private remaining = 0;
   private started = false;
   private lost = false;
+  /** The stream's pages were followed by bytes that are no Ogg page. */
+  private junk = false;
 
   /** Seconds of audio in the frames walked so far (MP3, ADTS; Ogg Opus by its pages' granule positions). */
   seconds = 0;
@@ -135,6 +142,7 @@ export class FrameWalker {
       const read = this.reader(bytes, offset, !this.started);
       if (read === NOT_A_FRAME) {
         this.lost = true;
+        this.junk = this.started && this.reader === oggPage;
         return;
       }
       if (read < 0) {
@@ -155,6 +163,11 @@ export class FrameWalker {
   get cutShort(): boolean {
     return !this.lost && (this.remaining > 0 || this.carry.length > 0);
   }
+
+  /** True when Ogg pages were followed by bytes that are no page (a stream ending on a page boundary is not). */
+  get junkAfterPages(): boolean {
+    return this.junk;
+  }
 }
 
 /** Why an answer in `format` whose walker found it cut short is not whole. */
@@ -170,6 +183,7 @@ export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | u
   const walker = FrameWalker.for(format) ?? (format === 'wav' ? new WavWalker() : format === 'flac' ? new FlacWalker() : undefined);
   if (!walker) return undefined;
   walker.push(bytes);
+  if (walker instanceof FrameWalker && walker.junkAfterPages) return OGG_JUNK;
   return walker.cutShort ? cutShortReason(format) : undefined;
 }
 

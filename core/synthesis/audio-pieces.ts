@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { cutShortReason, FrameWalker } from '../audio/frame-walker';
+import { cutShortReason, FrameWalker, OGG_JUNK } from '../audio/frame-walker';
 import { WavWalker } from '../audio/wav-walker';
 import { FlacWalker } from '../audio/flac-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
@@ -12,6 +12,7 @@ import { passesAsItCame, type SynthesisPlan } from './synthesis-plan';
 import type { LookAheadBudget } from './look-ahead-budget';
 import { LookAheadCalls } from './look-ahead-calls';
 import { WholeSamples } from '../audio/whole-samples';
+import { WholeWavFrames } from '../audio/whole-wav-frames';
 import { audioDurationSeconds } from './audio-duration';
 
 /** What the stream of one request has produced so far. */
@@ -136,11 +137,12 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
     const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : sniffed === 'flac' ? new FlacWalker() : undefined);
-    // Raw pcm goes out in whole samples; other formats as they came.
+    // Raw pcm goes out in whole samples, WAV in whole sample frames after its header; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
+    const frames = sniffed === 'wav' ? new WholeWavFrames() : undefined;
     for (let bytes: Uint8Array | undefined = headAudio; bytes !== undefined; ) {
       walker?.push(bytes);
-      const piece = samples ? samples.take(bytes) : bytes;
+      const piece = samples ? samples.take(bytes) : frames ? frames.take(bytes) : bytes;
       if (piece.byteLength > 0) {
         countPassedThrough(sources, piece, stream, walker);
         yield piece;
@@ -149,7 +151,14 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
+    if (walker instanceof FrameWalker && walker.junkAfterPages) throw unusableAudio(sources.provider, OGG_JUNK);
     if (walker?.cutShort) throw unusableAudio(sources.provider, cutShortReason(sniffed));
+    // A whole WAV's last partial frame (open-ended data, or a chunk after it) is still its bytes.
+    const held = frames?.rest();
+    if (held && held.byteLength > 0) {
+      countPassedThrough(sources, held, stream, walker);
+      yield held;
+    }
     if (samples?.holding) throw unusableAudio(sources.provider, 'pcm with an odd number of bytes (cut short?)');
   } finally {
     // Stop the upstream body when the client went away or a check failed.

@@ -2,7 +2,7 @@ import type { MPEGDecoder } from 'mpg123-decoder';
 import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import { isGatewayError } from '../../errors';
 import { concatSamples } from '../concat';
-import { FrameWalker } from '../frame-walker';
+import { FrameWalker, OGG_JUNK } from '../frame-walker';
 import { downmixPlanar } from '../pcm';
 import { undecodable } from './decode-error';
 import { quietDecoderConsole } from './quiet-decoder-console';
@@ -134,6 +134,8 @@ export class OggOpusStreamDecoder extends WasmStreamDecoder<OggOpusDecoder> {
     // Flushed with half a page, the decoder makes up seconds of silence (measured: 5.2 s for a
     // 4 s answer cut in two): an answer cut inside a page is refused instead.
     if (this.pages.cutShort) throw undecodable('opus', 'the Ogg stream ends inside a page (cut short?)');
+    // The decoder stops silently at bytes with no Ogg sync and gives the pages before as the whole answer.
+    if (this.pages.junkAfterPages) throw undecodable('opus', OGG_JUNK);
     return this.decoder.flush();
   }
 }

@@ -73,6 +73,13 @@ describe('core/audio decoders on corrupt compressed audio', () => {
     expect(whole.samples.length / whole.sampleRate).to.be.closeTo(speechPcm().samples.length / speechPcm().sampleRate, 0.01);
   });
 
+  it('refuse an Ogg Opus answer whose tail (after whole pages) is bytes with no Ogg page, instead of decoding only the pages before', async () => {
+    const opus = await speechOpusBytes();
+    const tailed = new Uint8Array(Buffer.concat([opus, noiseBytes(3000, 7)]));
+    const error = await expectGatewayError(decodeAudio(tailed, 'opus'), 'TTS_ERR_UPSTREAM_BAD_RESPONSE');
+    expect(error.message).to.include('its opus audio cannot be decoded');
+  });
+
   it('still decode whole answers fed in pieces of any size without a complaint', async () => {
     for (const [format, audio] of [['mp3', speechMp3Bytes()], ['opus', await speechOpusBytes()]] as const) {
       for (const size of [1, 333, 4096]) {
