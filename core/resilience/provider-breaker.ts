@@ -28,6 +28,11 @@ export function stoppedByItsCaller(failure: unknown): void {
   if (typeof failure === 'object' && failure !== null) stoppedByCaller.add(failure);
 }
 
+/** Carries an opened stream out of cockatiel unrecorded (see `executeStream`). */
+class StreamOpened {
+  constructor(readonly value: unknown) {}
+}
+
 /**
  * The circuit breaker of one provider instance (cockatiel's ConsecutiveBreaker). Only transient
  * provider failures count; the client's own errors and cancellations neither open nor close it.
@@ -51,6 +56,7 @@ export class ProviderBreaker {
     // that left, a bad voice): that says nothing of the provider. Such a trial is handled instead and
     // opens the circuit with the next trial due at once, so that one trial at a time goes on.
     const isFailure = (error: unknown): boolean => {
+      if (error instanceof StreamOpened) return false;
       if (isTransientFailure(error) && !stoppedByCaller.has(error as object)) return true;
       this.trialWithoutVerdict = this.policy.state === CircuitState.HalfOpen;
       return this.trialWithoutVerdict;
@@ -95,6 +101,39 @@ export class ProviderBreaker {
       if (error instanceof BrokenCircuitError) throw this.openError();
       throw error;
     }
+  }
+
+  /**
+   * A stream's attempt: its verdict comes when the stream ends (`streamEnded`, `streamFailed`), not
+   * at its first chunk. cockatiel records a result only when a call settles, and a success would
+   * reset the consecutive count, so a provider that breaks every stream midway would never reach
+   * it. So the opened stream leaves cockatiel as an error it does not handle: while closed, that
+   * records nothing; a half-open trial passes (the provider answered), as a call's would.
+   */
+  async executeStream<T>(work: () => Promise<T>): Promise<T> {
+    const opened = await this.execute<never>(async () => {
+      throw new StreamOpened(await work());
+    }).catch((error: unknown) => {
+      if (error instanceof StreamOpened) return error;
+      throw error;
+    });
+    return opened.value as T;
+  }
+
+  /**
+   * A stream that ended normally: a success, as a call's. Recorded only while closed: an open or
+   * half-open circuit waits for its own trial's verdict.
+   */
+  streamEnded(): void {
+    if (this.policy.state === CircuitState.Closed) void this.policy.execute(async () => undefined);
+  }
+
+  /**
+   * A stream that broke off after its first chunk: a failure when it would be one for a call
+   * (transient, not stopped by its caller). Only while closed, as `streamEnded`.
+   */
+  streamFailed(failure: unknown): void {
+    if (this.policy.state === CircuitState.Closed) this.policy.execute(() => Promise.reject(failure)).catch(() => undefined);
   }
 
   /** The refusal of a caller that will not wait for the trial under way (it has a fallback): a 503, retryable. */

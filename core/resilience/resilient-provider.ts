@@ -73,7 +73,10 @@ export class ResilientProvider implements TtsProvider {
     const streaming = inner.synthesizeStream?.bind(inner);
     if (streaming) {
       this.synthesizeStream = async (request) =>
-        reportingLateFailure(await this.run(request, (attempt) => streamAttempt(streaming, attempt, instanceId), 'stream', closeWhenItComes), request.signal, (error) => this.reportLateFailure(error));
+        reportingLateFailure(await this.run(request, (attempt) => streamAttempt(streaming, attempt, instanceId), 'stream', closeWhenItComes), request.signal, {
+          failed: (error) => this.reportLateFailure(error),
+          ended: () => this.breaker?.streamEnded(),
+        });
     }
     if (inner.warmUp) this.warmUp = inner.warmUp.bind(inner);
     if (inner.close) this.close = inner.close.bind(inner);
@@ -120,7 +123,9 @@ export class ResilientProvider implements TtsProvider {
     if (this.mayFallBack(request) && this.breaker.state() === 'half-open') return Promise.reject(this.breaker.trialUnderWayError());
     // The signal of this caller's wait for a half-open trial; set after `execute`, which starts the trial itself at once.
     let waitSignal: AbortSignal | undefined;
-    const running = this.breaker.execute(() => {
+    const breaker = this.breaker;
+    const execute = kind === 'stream' ? <R>(work: () => Promise<R>) => breaker.executeStream(work) : <R>(work: () => Promise<R>) => breaker.execute(work);
+    const running = execute(() => {
       // A caller that gave up waiting was answered already: its call neither starts (work for
       // nobody) nor counts (its deadline error says nothing of the provider).
       if (!waitSignal?.aborted) return this.withRetries(request, bounds, attempt, abandon);
@@ -218,8 +223,9 @@ export class ResilientProvider implements TtsProvider {
     return true;
   }
 
-  /** A stream that failed after its first chunk: a failed call for the metrics and the provider's last error. */
+  /** A stream that failed after its first chunk: a failed call for the metrics, the provider's last error and its circuit. */
   private reportLateFailure(error: unknown): void {
+    this.breaker?.streamFailed(error);
     this.options.metrics?.upstreamStreamFailed(this.options.instanceId, (error as { code?: string }).code ?? 'error');
     this.options.onFailure?.(error);
   }

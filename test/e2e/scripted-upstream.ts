@@ -63,6 +63,8 @@ export const WAV_STEP_RATE = 22_050;
 export class ScriptedUpstream {
   /** Speech requests received, whatever happened to them. */
   speechAttempts = 0;
+  /** Speech answers whose connection closed before they were all sent (the gateway let go of them, or a step cut them). */
+  speechAnswersCut = 0;
   modelListings = 0;
   modelsAvailable = true;
   fallback: SpeechStep = step.audio;
@@ -133,6 +135,9 @@ export class ScriptedUpstream {
     if (request.method === 'GET' && path === '/v1/audio/voices') return json(response, 200, { voices: ['af_bella', 'alloy'] });
     if (request.method !== 'POST' || path !== '/v1/audio/speech') return json(response, 404, { detail: 'Not Found' });
     this.speechAttempts += 1;
+    response.on('close', () => {
+      if (!response.writableFinished) this.speechAnswersCut += 1;
+    });
     const format = (JSON.parse(body) as { response_format: AudioFormat }).response_format;
     this.play(this.steps.shift() ?? this.fallback, format, request, response);
   }
