@@ -40,6 +40,8 @@ class StreamOpened {
  */
 export class ProviderBreaker {
   private readonly policy: CircuitBreakerPolicy;
+  /** The policy's count of failures in a row, kept to reset it without a run through the policy (see `streamEnded`). */
+  private readonly consecutive: ConsecutiveBreaker;
   private openedAt = 0;
   /** When an open circuit lets its next call through as the trial. */
   private trialDueAt = 0;
@@ -62,9 +64,10 @@ export class ProviderBreaker {
       return this.trialWithoutVerdict;
     };
     const trialDue = (): IBackoff<unknown> => ({ duration: this.trialWithoutVerdict ? 0 : settings.halfOpenAfterMs, next: trialDue });
+    this.consecutive = new ConsecutiveBreaker(settings.failures);
     this.policy = circuitBreaker(handleWhen(isFailure), {
       halfOpenAfter: { next: trialDue },
-      breaker: new ConsecutiveBreaker(settings.failures),
+      breaker: this.consecutive,
     });
     this.policy.onBreak(() => {
       this.openedAt = Date.now();
@@ -125,7 +128,8 @@ export class ProviderBreaker {
    * half-open circuit waits for its own trial's verdict.
    */
   streamEnded(): void {
-    if (this.policy.state === CircuitState.Closed) void this.policy.execute(async () => undefined);
+    // What the policy does with a success while closed, without a promise and a run per stream.
+    if (this.policy.state === CircuitState.Closed) this.consecutive.success();
   }
 
   /**
