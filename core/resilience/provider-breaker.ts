@@ -110,10 +110,20 @@ export class ProviderBreaker {
    * A stream's attempt: its verdict comes when the stream ends (`streamEnded`, `streamFailed`), not
    * at its first chunk. cockatiel records a result only when a call settles, and a success would
    * reset the consecutive count, so a provider that breaks every stream midway would never reach
-   * it. So the opened stream leaves cockatiel as an error it does not handle: while closed, that
-   * records nothing; a half-open trial passes (the provider answered), as a call's would.
+   * it. While closed, an opened stream records nothing: it runs outside the policy, and only a
+   * failure to open is taken through it (counted, the circuit opened at the threshold). Otherwise
+   * the opened stream leaves cockatiel as an error it does not handle, which a half-open trial
+   * takes as a pass (the provider answered), as a call's result.
    */
   async executeStream<T>(work: () => Promise<T>): Promise<T> {
+    if (this.policy.state === CircuitState.Closed) {
+      try {
+        return await work();
+      } catch (failure) {
+        if (this.policy.state !== CircuitState.Closed) throw failure;
+        return await this.policy.execute(() => Promise.reject(failure));
+      }
+    }
     const opened = await this.execute<never>(async () => {
       throw new StreamOpened(await work());
     }).catch((error: unknown) => {
