@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { encodeAudio, GatewayError, type GatewayError as GatewayErrorType } from '../../../core';
+import { encodeAudio, GatewayError } from '../../../core';
 import { truncationOf } from '../../../core/audio/frame-walker';
 import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { recordedAudio } from '../../support/recorded-audio';
 import { speechPcm } from '../audio/speech-fixture';
-import { fixture, request } from './streaming-fixture';
+import { failureOf, nativeStreamService, request } from './streaming-fixture';
 
 /** STREAMINFO's total of samples set to 0 ("unknown"), as a streaming encoder leaves it. */
 function withoutTotal(flac: Uint8Array): Uint8Array {
@@ -13,28 +13,6 @@ function withoutTotal(flac: Uint8Array): Uint8Array {
   streamed[21] &= 0xf0;
   streamed.fill(0, 22, 26);
   return streamed;
-}
-
-/** A provider that streams the given FLAC bytes natively, in network-sized pieces. */
-function flacProvider(sent: Uint8Array) {
-  return fixture({
-    capabilities: { formats: ['flac'] },
-    synthesizeStream: async () => {
-      async function* body() {
-        for (let offset = 0; offset < sent.length; offset += 4096) yield sent.subarray(offset, offset + 4096);
-      }
-      return { format: 'flac', warnings: [], chunks: body() };
-    },
-  }).service;
-}
-
-async function failureOf(chunks: AsyncIterable<Uint8Array>): Promise<GatewayErrorType | undefined> {
-  try {
-    for await (const piece of chunks) void piece;
-    return undefined;
-  } catch (error) {
-    return error as GatewayErrorType;
-  }
 }
 
 /**
@@ -63,10 +41,10 @@ describe('core/synthesis FLAC answers cut short (fewer frames than STREAMINFO co
   it('fails a FLAC stream passed through that ends frames before its STREAMINFO total', async () => {
     const flac = (await encodeAudio(speechPcm(), 'flac')).audio;
     const FLAC_REQUEST = request({ text: 'A short text that one call takes whole.', format: 'flac' });
-    const stream = await flacProvider(flac.subarray(0, 20_000)).stream(FLAC_REQUEST, { requestId: 'flac-cut' });
+    const stream = await nativeStreamService('flac', flac.subarray(0, 20_000)).stream(FLAC_REQUEST, { requestId: 'flac-cut' });
     expect(stream.applied.format, 'the provider bytes pass as they came').to.equal('native');
     expect((await failureOf(stream.chunks))?.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    const whole = await flacProvider(flac).stream(FLAC_REQUEST, { requestId: 'flac-whole' });
+    const whole = await nativeStreamService('flac', flac).stream(FLAC_REQUEST, { requestId: 'flac-whole' });
     expect(await failureOf(whole.chunks)).to.equal(undefined);
   });
 });

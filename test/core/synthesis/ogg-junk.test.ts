@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { encodeAudio, GatewayError, type GatewayError as GatewayErrorType } from '../../../core';
+import { encodeAudio, GatewayError } from '../../../core';
 import { truncationOf } from '../../../core/audio/frame-walker';
 import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { recordedAudio } from '../../support/recorded-audio';
 import { speechPcm } from '../audio/speech-fixture';
-import { fixture, request } from './streaming-fixture';
+import { failureOf, nativeStreamService, request } from './streaming-fixture';
 
 /** Where each Ogg page of `ogg` starts. */
 function pageStarts(ogg: Uint8Array): number[] {
@@ -26,28 +26,6 @@ function junk(length: number): Uint8Array {
 
 function joined(...parts: Uint8Array[]): Uint8Array {
   return new Uint8Array(Buffer.concat(parts));
-}
-
-/** A provider that streams the given Ogg Opus bytes natively, in network-sized pieces. */
-function opusProvider(sent: Uint8Array) {
-  return fixture({
-    capabilities: { formats: ['opus'] },
-    synthesizeStream: async () => {
-      async function* body() {
-        for (let offset = 0; offset < sent.length; offset += 1000) yield sent.subarray(offset, offset + 1000);
-      }
-      return { format: 'opus', warnings: [], chunks: body() };
-    },
-  }).service;
-}
-
-async function failureOf(chunks: AsyncIterable<Uint8Array>): Promise<GatewayErrorType | undefined> {
-  try {
-    for await (const piece of chunks) void piece;
-    return undefined;
-  } catch (error) {
-    return error as GatewayErrorType;
-  }
 }
 
 /**
@@ -78,10 +56,10 @@ describe('core/synthesis Ogg Opus answers with junk after or between their pages
   it('fails an Ogg Opus stream passed through whose tail is junk; one ending on a page boundary passes', async () => {
     const opus = (await encodeAudio(speechPcm(), 'opus')).audio;
     const OPUS_REQUEST = request({ text: 'A short text that one call takes whole.', format: 'opus' });
-    const stream = await opusProvider(joined(opus, junk(3000))).stream(OPUS_REQUEST, { requestId: 'ogg-junk' });
+    const stream = await nativeStreamService('opus', joined(opus, junk(3000)), 1000).stream(OPUS_REQUEST, { requestId: 'ogg-junk' });
     expect(stream.applied.format, 'the provider bytes pass as they came').to.equal('native');
     expect((await failureOf(stream.chunks))?.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    const onBoundary = await opusProvider(opus.subarray(0, pageStarts(opus).at(-1))).stream(OPUS_REQUEST, { requestId: 'ogg-boundary' });
+    const onBoundary = await nativeStreamService('opus', opus.subarray(0, pageStarts(opus).at(-1)), 1000).stream(OPUS_REQUEST, { requestId: 'ogg-boundary' });
     expect(await failureOf(onBoundary.chunks)).to.equal(undefined);
   });
 });

@@ -140,3 +140,26 @@ export async function collect(chunks: AsyncIterable<Uint8Array>, events?: string
   }
   return text;
 }
+
+/** The service over a provider that streams `sent` natively as `format`, in network-sized pieces. */
+export function nativeStreamService(format: AudioFormat, sent: Uint8Array, pieceBytes = 4096): SynthesisService {
+  return fixture({
+    capabilities: { formats: [format] },
+    synthesizeStream: async () => {
+      async function* body() {
+        for (let offset = 0; offset < sent.length; offset += pieceBytes) yield sent.subarray(offset, offset + pieceBytes);
+      }
+      return { format, warnings: [], chunks: body() };
+    },
+  }).service;
+}
+
+/** The failure a stream ends with, read to its end; undefined when it ends well. */
+export async function failureOf(chunks: AsyncIterable<Uint8Array>): Promise<GatewayError | undefined> {
+  try {
+    for await (const piece of chunks) void piece;
+    return undefined;
+  } catch (error) {
+    return error as GatewayError;
+  }
+}

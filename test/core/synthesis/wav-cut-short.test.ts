@@ -5,23 +5,10 @@ import { wavHeader } from '../../../core/audio/encode/wav-encoder';
 import { checkProviderAudio } from '../../../core/synthesis/checked-audio';
 import { QUIET_LOGGER } from '../../support/quiet-logger';
 import { speechPcm } from '../audio/speech-fixture';
-import { fixture, request } from './streaming-fixture';
+import { nativeStreamService, request } from './streaming-fixture';
 
 async function speechWav(): Promise<Uint8Array> {
   return (await encodeAudio(speechPcm(), 'wav')).audio;
-}
-
-/** A provider that streams the given WAV bytes natively, in network-sized pieces. */
-function wavProvider(sent: Uint8Array) {
-  return fixture({
-    capabilities: { formats: ['wav'] },
-    synthesizeStream: async () => {
-      async function* body() {
-        for (let offset = 0; offset < sent.length; offset += 4096) yield sent.subarray(offset, offset + 4096);
-      }
-      return { format: 'wav', warnings: [], chunks: body() };
-    },
-  }).service;
 }
 
 const WAV_REQUEST = request({ text: 'A short text that one call takes whole.', format: 'wav' });
@@ -46,7 +33,7 @@ describe('core/synthesis WAV answers cut short (fewer data bytes than the header
 
   it('fails a WAV stream passed through that ends before the size in its header', async () => {
     const wav = await speechWav();
-    const stream = await wavProvider(wav.subarray(0, 20_000)).stream(WAV_REQUEST, { requestId: 'wav-cut' });
+    const stream = await nativeStreamService('wav', wav.subarray(0, 20_000)).stream(WAV_REQUEST, { requestId: 'wav-cut' });
     expect(stream.applied.format, 'the provider bytes pass as they came').to.equal('native');
     const failure = await (async () => {
       for await (const piece of stream.chunks) void piece;
@@ -55,7 +42,7 @@ describe('core/synthesis WAV answers cut short (fewer data bytes than the header
       (error: GatewayErrorType) => error,
     );
     expect(failure?.code).to.equal('TTS_ERR_UPSTREAM_BAD_RESPONSE');
-    const whole = await wavProvider(wav).stream(WAV_REQUEST, { requestId: 'wav-whole' });
+    const whole = await nativeStreamService('wav', wav).stream(WAV_REQUEST, { requestId: 'wav-whole' });
     let bytes = 0;
     for await (const piece of whole.chunks) bytes += piece.byteLength;
     expect(bytes).to.equal(wav.length);
