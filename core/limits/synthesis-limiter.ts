@@ -83,8 +83,11 @@ export class SynthesisLimiter {
   async admit(caller: Caller, characters: number): Promise<LimitVerdict> {
     const now = this.now();
     const limits = await this.accountLimits(caller.accountId);
-    const countsCharacters = limits.charactersPerDay !== undefined || this.options.limits.perKey.charactersPerDay !== undefined;
-    const stored = countsCharacters ? await this.storedDays?.of(caller.accountId, now - (now % DAY_MS)) : undefined;
+    const countsKeyCharacters = this.options.limits.perKey.charactersPerDay !== undefined;
+    const countsCharacters = limits.charactersPerDay !== undefined || countsKeyCharacters;
+    // A key's daily counter opens from the database as of the key's first use here; without a per-key limit the account's read serves.
+    const keyOpening = countsKeyCharacters ? caller.keyId : undefined;
+    const stored = countsCharacters ? await this.storedDays?.of(caller.accountId, now - (now % DAY_MS), keyOpening) : undefined;
     const policies = this.policies(caller, characters, limits, now, stored);
     if (policies.length === 0) return { limits: [], refundCharacters: NO_REFUND, admittedAt: now };
     // One step for every limit: a request refused for one is never counted against another, so

@@ -49,4 +49,28 @@ describe('core/limits daily characters after a restart (counters in memory)', ()
     expect((await subject.admit({ accountId, keyId }, 6)).refusal?.code).to.equal('TTS_ERR_RATE_LIMITED');
     expect((await subject.admit({ accountId, keyId: 'other-key' }, 65)).limits[0]).to.include({ name: 'key-day', remaining: 0 });
   });
+
+  it("opens a key's daily counter from the database as of the key's first use here, not the account's first read", async () => {
+    let reads = 0;
+    const subject = new SynthesisLimiter({
+      limits: { perKey: { charactersPerDay: 75 } },
+      counters: new MemoryWindowCounters(),
+      accountLimits: async () => ({}),
+      storedCharacters: (account: string, fromMs: number, toMs: number) => {
+        reads += 1;
+        return store.charactersByKey(account, fromMs, toMs);
+      },
+      now: () => CLOCK,
+    } as SynthesisLimiterOptions);
+    expect((await subject.admit({ accountId, keyId }, 5)).refusal).to.equal(undefined);
+    // Another replica (or this gateway before it restarted) served the other key after that read.
+    await store.recordActivity({ touches: new Map(), usage: [{ accountId, keyId: 'other-key', model: 'tts-1', characters: 60, bytes: 100, createdAt: CLOCK - 1 }], failures: [] });
+    const refused = await subject.admit({ accountId, keyId: 'other-key' }, 6);
+    expect(refused.refusal?.code).to.equal('TTS_ERR_RATE_LIMITED');
+    expect(refused.limits[0]).to.include({ name: 'key-day', remaining: 5 });
+    // One read per key and day: the hot path does not read the database again.
+    await subject.admit({ accountId, keyId: 'other-key' }, 5);
+    await subject.admit({ accountId, keyId }, 0);
+    expect(reads).to.equal(2);
+  });
 });
