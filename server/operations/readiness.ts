@@ -33,19 +33,39 @@ export const READINESS_RETRY_AFTER_SECONDS = 5;
 /** A probe that has not answered in this time has failed (a hung network mount, a locked database). */
 const PROBE_TIMEOUT_MS = 2_000;
 
-async function runProbe(probe: () => Promise<void>): Promise<CheckResult & { cause?: unknown }> {
+/** A failed probe; `check` is set when the check itself failed (not this request's time limit). */
+type ProbeResult = CheckResult & { cause?: unknown; check?: Promise<void> };
+
+async function runProbe(probe: () => Promise<void>): Promise<ProbeResult> {
   let timer: NodeJS.Timeout | undefined;
+  const timedOut = Object.assign(new Error('probe timed out'), { code: 'TIMEOUT' });
   const timeout = new Promise<never>((resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('probe timed out'), { code: 'TIMEOUT' })), PROBE_TIMEOUT_MS);
+    timer = setTimeout(() => reject(timedOut), PROBE_TIMEOUT_MS);
   });
+  let check: Promise<void> | undefined;
   try {
-    await Promise.race([probe(), timeout]);
+    check = probe();
+    await Promise.race([check, timeout]);
     return { status: 'ok' };
   } catch (error) {
-    return { status: 'failed', error: describeFailure(error), cause: error };
+    return { status: 'failed', error: describeFailure(error), cause: error, check: error === timedOut ? undefined : check };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Checks whose failure is already logged. Requests that joined one pending check each answer
+ * 503, but it is one failure: several balancers polling an outage would otherwise write a line
+ * each. Weak, so a check is forgotten with the last request that held it.
+ */
+const loggedChecks = new WeakSet<Promise<void>>();
+
+function firstToLog(check: Promise<void> | undefined): boolean {
+  if (check === undefined) return true;
+  if (loggedChecks.has(check)) return false;
+  loggedChecks.add(check);
+  return true;
 }
 
 /**
@@ -80,7 +100,7 @@ function joinWhilePending(check: () => Promise<void>): () => Promise<void> {
 export async function checkReadiness(probes: ReadinessProbes, onFailure: (check: string, error: string, cause: unknown) => void): Promise<ReadinessReport> {
   const [database, audioStore] = await Promise.all([runProbe(() => probes.database()), runProbe(() => probes.audioStore())]);
   for (const [name, result] of [['database', database], ['audioStore', audioStore]] as const) {
-    if (result.status === 'failed') onFailure(name, result.error ?? 'failed', result.cause);
+    if (result.status === 'failed' && firstToLog(result.check)) onFailure(name, result.error ?? 'failed', result.cause);
   }
   const providers = probes.providers();
   const stopping = probes.stopping();
