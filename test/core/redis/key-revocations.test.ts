@@ -24,6 +24,14 @@ async function replica(databaseUrl: string, redisUrl: string, keyPrefix: string)
   return { accounts, revocations, store };
 }
 
+/** Cuts A's connections and holds its new ones unanswered: Redis unreachable from A only, until `proxy.resume()`. */
+async function cutOff(proxy: StallableTcpProxy, revocations: RedisKeyRevocations): Promise<void> {
+  const publisher = (revocations as unknown as { publisher: { status: string } }).publisher;
+  proxy.cutConnections();
+  proxy.stall();
+  expect(await holdsWithin(async () => publisher.status !== 'ready', 5000)).to.equal(true);
+}
+
 const refuses = (accounts: AccountService, apiKey: string) => (): Promise<boolean> =>
   accounts.authenticate(apiKey).then(
     () => false,
@@ -123,5 +131,50 @@ describe('core/redis key revocations across replicas (PostgreSQL + Redis)', () =
     await redis.resume();
     // Announcements made while it was away are lost: its cache must go.
     expect(await holdsWithin(async () => missed === 1, 5000)).to.equal(true);
+  });
+
+  it('announces a revocation whose publishing failed once its publisher is connected again, so the other replicas refuse the key long before their cache entry expires', async () => {
+    const redis = await sharedRedis();
+    const proxy = await StallableTcpProxy.start(redis.port);
+    try {
+      const databaseUrl = await (await sharedPostgres()).createDatabase('unsent');
+      const a = await replica(databaseUrl, `redis://127.0.0.1:${proxy.port}`, 'unsent:');
+      const b = await replica(databaseUrl, redis.url, 'unsent:');
+      replicas.push(a, b);
+      const { account, apiKey } = await a.accounts.register('unsent@example.com', 'correct horse battery');
+      expect((await b.accounts.authenticate(apiKey.apiKey)).keyId).to.equal(apiKey.id);
+      await cutOff(proxy, a.revocations);
+      // Revoked on A while only A is away from Redis: B, still listening, trusts its cache.
+      await a.accounts.revokeKey(account.id, apiKey.id);
+      expect(await refuses(a.accounts, apiKey.apiKey)()).to.equal(true);
+      expect(await refuses(b.accounts, apiKey.apiKey)()).to.equal(false);
+      proxy.resume();
+      expect(await holdsWithin(refuses(b.accounts, apiKey.apiKey), 5000)).to.equal(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps only the latest unsent announcements (maxUnsentAnnouncements), oldest dropped, and sends them in order', async () => {
+    const redis = await sharedRedis();
+    const proxy = await StallableTcpProxy.start(redis.port);
+    const listener = new RedisKeyRevocations({ url: redis.url, keyPrefix: 'unsent-cap:' });
+    const heard: string[] = [];
+    listener.listen({ onRevoked: (keyId) => void heard.push(keyId), onMissed: () => undefined });
+    await listener.subscribed();
+    const revoker = new RedisKeyRevocations({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: 'unsent-cap:', maxUnsentAnnouncements: 3 });
+    try {
+      expect(await revoker.connected(5000)).to.equal(true);
+      await cutOff(proxy, revoker);
+      for (const keyId of ['k1', 'k2', 'k3', 'k2', 'k4', 'k5']) await revoker.announce(keyId);
+      proxy.resume();
+      expect(await holdsWithin(async () => heard.length >= 3, 5000)).to.equal(true);
+      // Nothing more arrives after the three.
+      expect(await holdsWithin(async () => heard.length > 3, 300)).to.equal(false);
+      expect(heard).to.deep.equal(['k2', 'k4', 'k5']);
+    } finally {
+      await Promise.all([listener.close(), revoker.close()]);
+      await proxy.close();
+    }
   });
 });
