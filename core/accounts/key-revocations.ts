@@ -3,7 +3,7 @@
  * implements it (core/redis); a single process needs none.
  */
 export interface KeyRevocations {
-  /** Announces a revocation; never throws (a replica that misses it drops the key when its cache entry expires). */
+  /** Announces a revocation; never throws, nor waits for a shared service that is away (one not sent yet may be sent later; a replica that never hears it drops the key when its cache entry expires). */
   announce(keyId: string): Promise<void>;
   /** `onRevoked` for each key another replica revoked; `onMissed` when announcements may have been lost (a reconnect). */
   listen(listener: { onRevoked(keyId: string): void; onMissed(): void }): void;
