@@ -1,6 +1,6 @@
 import type { TaskCost } from '../workers';
 import type { AudioJob } from './audio-job';
-import { readWavInfo } from './decode/wav-decoder';
+import { readWavInfo, wavFrameBytes } from './decode/wav-decoder';
 
 /** Bytes per second of a typical compressed input (64 kbit/s), when its length cannot be read cheaply. */
 const COMPRESSED_BYTES_PER_SECOND = 8000;
@@ -11,7 +11,7 @@ function inputSeconds(input: AudioJob['inputs'][number]): number {
   if (input.format === 'wav') {
     try {
       const info = readWavInfo(input.audio);
-      return info.dataBytes / (info.sampleRate * info.channels * (info.bitsPerSample / 8));
+      return info.dataBytes / (info.sampleRate * wavFrameBytes(info));
     } catch {
       // Not readable: the job will refuse it; guess like the rest.
     }

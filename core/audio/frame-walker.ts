@@ -177,14 +177,27 @@ export function cutShortReason(format: AudioFormat): string {
   return `the ${format} audio ends in the middle of a frame (cut short?)`;
 }
 
+/** What follows an answer's bytes as they arrive: its frames (MP3, ADTS), pages (Ogg), WAV data size or FLAC frames. */
+export type AudioWalker = FrameWalker | WavWalker | FlacWalker;
+
+/** The walker of `format`; none for a format whose bytes say nothing of being whole (pcm). */
+export function walkerFor(format: AudioFormat): AudioWalker | undefined {
+  return FrameWalker.for(format) ?? (format === 'wav' ? new WavWalker() : format === 'flac' ? new FlacWalker() : undefined);
+}
+
+/** Why the answer `walker` followed is not whole (junk after Ogg pages, cut short), or undefined. */
+export function unwholeReason(walker: AudioWalker, format: AudioFormat): string | undefined {
+  if (walker instanceof FrameWalker && walker.junkAfterPages) return OGG_JUNK;
+  return walker.cutShort ? cutShortReason(format) : undefined;
+}
+
 /** Why a whole answer is not whole, or undefined when nothing says it is cut short. */
 export function truncationOf(bytes: Uint8Array, format: AudioFormat): string | undefined {
   if (format === 'pcm') return bytes.byteLength % 2 === 0 ? undefined : 'pcm with an odd number of bytes (cut short?)';
-  const walker = FrameWalker.for(format) ?? (format === 'wav' ? new WavWalker() : format === 'flac' ? new FlacWalker() : undefined);
+  const walker = walkerFor(format);
   if (!walker) return undefined;
   walker.push(bytes);
-  if (walker instanceof FrameWalker && walker.junkAfterPages) return OGG_JUNK;
-  return walker.cutShort ? cutShortReason(format) : undefined;
+  return unwholeReason(walker, format);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { concatBytes } from './concat';
-import { parseWavHeader, type WavInfo } from './decode/wav-decoder';
+import { parseWavHeader, wavFrameBytes, type WavInfo } from './decode/wav-decoder';
 
 /**
  * A data size from 2 GiB up is a placeholder some streaming writers put in place of 0xFFFFFFFF
@@ -34,7 +34,7 @@ export class WavWalker {
   get seconds(): number {
     const info = this.info;
     if (!info) return 0;
-    const byteRate = info.sampleRate * info.channels * (info.bitsPerSample / 8);
+    const byteRate = info.sampleRate * wavFrameBytes(info);
     const data = Math.max(0, this.bytesSeen - info.dataOffset);
     // A placeholder or open-ended size does not bound the data: the bytes that came count.
     const bounded = info.openEnded || info.dataBytes >= PLACEHOLDER_SIZE ? data : Math.min(data, info.dataBytes);

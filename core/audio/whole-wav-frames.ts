@@ -1,5 +1,5 @@
 import { concatBytes } from './concat';
-import { parseWavHeader } from './decode/wav-decoder';
+import { parseWavHeader, wavFrameBytes } from './decode/wav-decoder';
 
 const NO_BYTES: Uint8Array = new Uint8Array(0);
 
@@ -51,7 +51,7 @@ export class WholeWavFrames {
         this.head = bytes === piece ? piece.slice() : bytes;
         return NO_BYTES;
       }
-      frameBytes = info.channels * Math.ceil(info.bitsPerSample / 8);
+      frameBytes = wavFrameBytes(info);
       dataOffset = info.dataOffset;
     } catch {
       // Not a header the gateway reads: the bytes go as they came.

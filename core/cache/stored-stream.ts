@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { wholeFramesLength } from '../audio/frame-walker';
-import { parseWavHeader } from '../audio/decode/wav-decoder';
+import { parseWavHeader, wavFrameBytes } from '../audio/decode/wav-decoder';
 import type { StreamProgress } from '../synthesis/audio-pieces';
 
 /**
@@ -20,7 +20,7 @@ interface WavLayout {
 function wavLayoutOf(bytes: Uint8Array): WavLayout | undefined {
   try {
     const info = parseWavHeader(bytes);
-    return info && { dataOffset: info.dataOffset, frameBytes: info.channels * (info.bitsPerSample / 8) };
+    return info && { dataOffset: info.dataOffset, frameBytes: wavFrameBytes(info) };
   } catch {
     return undefined;
   }

@@ -1,2 +1,2 @@
-export { escapeXml } from './escape-xml';
+export { escapeXml, lengthAddedByEscaping } from './escape-xml';
 export { buildProsodySsml, signedSsmlValue, type ProsodySsmlOptions } from './prosody-ssml';

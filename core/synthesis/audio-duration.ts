@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { adtsFrameLength, adtsFrameSamples, adtsSampleRate } from '../audio/adts-header';
-import { readWavInfo } from '../audio/decode/wav-decoder';
+import { readWavInfo, wavFrameBytes } from '../audio/decode/wav-decoder';
 import { describesTheFile, readMp3Header } from '../audio/mp3-header';
 import { opusHeadPreSkip } from '../audio/ogg-opus-seconds';
 import { FlacWalker } from '../audio/flac-walker';
@@ -16,7 +16,7 @@ export function audioDurationSeconds(bytes: Uint8Array, format: AudioFormat, sam
         return sampleRate ? bytes.byteLength / 2 / sampleRate : undefined;
       case 'wav': {
         const info = readWavInfo(bytes);
-        return info.dataBytes / (info.sampleRate * info.channels * (info.bitsPerSample / 8));
+        return info.dataBytes / (info.sampleRate * wavFrameBytes(info));
       }
       case 'mp3':
         return mp3Duration(bytes);

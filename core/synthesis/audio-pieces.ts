@@ -1,8 +1,6 @@
 import type { AudioFormat } from '../audio/audio-format';
 import { SNIFF_BYTES } from '../audio/decode/check-declared-format';
-import { cutShortReason, FrameWalker, OGG_JUNK } from '../audio/frame-walker';
-import { WavWalker } from '../audio/wav-walker';
-import { FlacWalker } from '../audio/flac-walker';
+import { unwholeReason, walkerFor } from '../audio/frame-walker';
 import { sniffAudioFormat } from '../audio/sniff-audio-format';
 import { gatewayError } from '../errors';
 import { containerOnPcm, unusableAudio, type CheckedChunk } from './checked-audio';
@@ -136,7 +134,7 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       return;
     }
     // The bytes go out as they come: a stream cut short is found at its end, and fails then.
-    const walker = FrameWalker.for(sniffed) ?? (sniffed === 'wav' ? new WavWalker() : sniffed === 'flac' ? new FlacWalker() : undefined);
+    const walker = walkerFor(sniffed);
     // Raw pcm goes out in whole samples, WAV in whole sample frames after its header; other formats as they came.
     const samples = sniffed === 'pcm' ? new WholeSamples() : undefined;
     const frames = sniffed === 'wav' ? new WholeWavFrames() : undefined;
@@ -151,8 +149,8 @@ async function* passThroughStream(stream: ProviderAudioStream, sources: PieceSou
       finished = next.done === true;
       bytes = next.done ? undefined : next.value;
     }
-    if (walker instanceof FrameWalker && walker.junkAfterPages) throw unusableAudio(sources.provider, OGG_JUNK);
-    if (walker?.cutShort) throw unusableAudio(sources.provider, cutShortReason(sniffed));
+    const broken = walker && unwholeReason(walker, sniffed);
+    if (broken) throw unusableAudio(sources.provider, broken);
     // A whole WAV's last partial frame (open-ended data, or a chunk after it) is still its bytes.
     const held = frames?.rest();
     if (held && held.byteLength > 0) {

@@ -94,7 +94,8 @@ function sampleReader(info: WavInfo, view: DataView): (offset: number) => number
   }
 }
 
-function frameBytesOf(info: WavInfo): number {
+/** Bytes of one sample of every channel (the block align): whole bytes for every encoding the header check lets in. */
+export function wavFrameBytes(info: WavInfo): number {
   return (info.bitsPerSample / 8) * info.channels;
 }
 
@@ -102,7 +103,7 @@ function frameBytesOf(info: WavInfo): number {
 function decodeFrames(info: WavInfo, data: Uint8Array): Float32Array {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const bytesPerSample = info.bitsPerSample / 8;
-  const frameBytes = frameBytesOf(info);
+  const frameBytes = wavFrameBytes(info);
   const frames = Math.floor(data.length / frameBytes);
   const read = sampleReader(info, view);
   const channels = Array.from({ length: info.channels }, () => new Float32Array(frames));
@@ -149,7 +150,7 @@ export class WavStreamDecoder implements StreamDecoder {
     this.remaining -= taken.length;
     // A partial frame waits for the rest of its bytes.
     const data = concatBytes([this.pending, taken]);
-    const whole = data.length - (data.length % frameBytesOf(this.info));
+    const whole = data.length - (data.length % wavFrameBytes(this.info));
     this.pending = data.slice(whole);
     return decodeFrames(this.info, data.subarray(0, whole));
   }
